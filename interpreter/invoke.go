@@ -1,0 +1,103 @@
+package interpreter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Request is the input of one operation, chosen at run time: what the CLI,
+// test cases and the webhook protocol carry. Its fields follow Karmada's
+// ResourceInterpreterRequest.
+type Request struct {
+	Operation Operation
+	// Object is the object asked about; for Retain, the desired object.
+	Object *unstructured.Unstructured
+	// ObservedObject is the member cluster's object (Retain only).
+	ObservedObject *unstructured.Unstructured
+	// DesiredReplicas is the replica count to set (ReviseReplica only).
+	DesiredReplicas int64
+	// StatusItems are the member clusters' statuses (AggregateStatus only).
+	StatusItems []AggregatedStatusItem
+}
+
+// Response is the result of one operation; only the fields of its
+// operation are set.
+type Response struct {
+	Operation    Operation
+	Replicas     int32                      // InterpretReplica
+	Requirements *ReplicaRequirements       // InterpretReplica
+	Object       *unstructured.Unstructured // ReviseReplica, Retain, AggregateStatus
+	Components   []Component                // InterpretComponent
+	Status       *runtime.RawExtension      // InterpretStatus
+	Healthy      bool                       // InterpretHealth
+	Dependencies []DependentObjectReference // InterpretDependency
+}
+
+// Invoke runs req.Operation on in.
+func Invoke(ctx context.Context, in Interpreter, req Request) (Response, error) {
+	resp := Response{Operation: req.Operation}
+	if req.Object == nil {
+		return resp, errors.New("no object given")
+	}
+	var err error
+	switch req.Operation {
+	case InterpretReplica:
+		resp.Replicas, resp.Requirements, err = in.GetReplicas(ctx, req.Object)
+	case ReviseReplica:
+		resp.Object, err = in.ReviseReplica(ctx, req.Object, req.DesiredReplicas)
+	case InterpretComponent:
+		resp.Components, err = in.GetComponents(ctx, req.Object)
+	case Retain:
+		if req.ObservedObject == nil {
+			return resp, errors.New("retain needs an observed object")
+		}
+		resp.Object, err = in.Retain(ctx, req.Object, req.ObservedObject)
+	case AggregateStatus:
+		resp.Object, err = in.AggregateStatus(ctx, req.Object, req.StatusItems)
+	case InterpretStatus:
+		resp.Status, err = in.ReflectStatus(ctx, req.Object)
+	case InterpretHealth:
+		resp.Healthy, err = in.InterpretHealth(ctx, req.Object)
+	case InterpretDependency:
+		resp.Dependencies, err = in.GetDependencies(ctx, req.Object)
+	default:
+		return resp, fmt.Errorf("invalid operation %d", int(req.Operation))
+	}
+	return resp, err
+}
+
+// Results returns the response as a map from the operation's result names
+// (Operation.ResultNames) to JSON-encodable values, nil where the result is
+// nil: the shape of test-case outputs and of the CLI's output.
+func (r Response) Results() map[string]any {
+	var object any
+	if r.Object != nil {
+		object = r.Object.Object
+	}
+	switch r.Operation {
+	case InterpretReplica:
+		return map[string]any{"replica": r.Replicas, "requires": r.Requirements}
+	case ReviseReplica:
+		return map[string]any{"revised": object}
+	case InterpretComponent:
+		return map[string]any{"components": r.Components}
+	case Retain:
+		return map[string]any{"retained": object}
+	case AggregateStatus:
+		return map[string]any{"aggregatedStatus": object}
+	case InterpretStatus:
+		if r.Status == nil {
+			return map[string]any{"status": nil}
+		}
+		return map[string]any{"status": r.Status}
+	case InterpretHealth:
+		return map[string]any{"healthy": r.Healthy}
+	case InterpretDependency:
+		return map[string]any{"dependencies": r.Dependencies}
+	}
+	return nil
+}
