@@ -1,0 +1,142 @@
+package customization
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// The apiVersion and kind of the documents this package loads.
+const (
+	APIVersion = "config.karmada.io/v1alpha1"
+	Kind       = "ResourceInterpreterCustomization"
+)
+
+// Customization is one ResourceInterpreterCustomization: the kind it
+// customizes and a Lua script per operation.
+type Customization struct {
+	Name     string
+	Target   schema.GroupVersionKind
+	Position Position // where the document is
+	Line     int      // the document's first line in its file
+
+	scripts [len(opIndex)]*Script
+}
+
+// Script is the Lua script of one operation of a customization.
+type Script struct {
+	Operation interpreter.Operation
+	Source    string // the luaScript text
+	// Line is the file line holding the script's first line, so Lua line n
+	// is file line Line+n-1; 0 when lines do not map (a quoted JSON string).
+	Line int
+}
+
+// opIndex gives each operation its slot in Customization.scripts.
+var opIndex = [...]interpreter.Operation{
+	interpreter.InterpretReplica, interpreter.ReviseReplica, interpreter.InterpretComponent, interpreter.Retain,
+	interpreter.AggregateStatus, interpreter.InterpretStatus, interpreter.InterpretHealth, interpreter.InterpretDependency,
+}
+
+func slot(op interpreter.Operation) int { return int(op - interpreter.InterpretReplica) }
+
+// Script returns the script c defines for op.
+func (c *Customization) Script(op interpreter.Operation) (*Script, bool) {
+	if !op.Valid() {
+		return nil, false
+	}
+	s := c.scripts[slot(op)]
+	return s, s != nil
+}
+
+// Operations returns the operations c has a script for, in declaration order.
+func (c *Customization) Operations() []interpreter.Operation {
+	var ops []interpreter.Operation
+	for _, op := range opIndex {
+		if c.scripts[slot(op)] != nil {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
+// fileLine maps a line of s's script to its file line, 0 when unknown.
+func (s *Script) fileLine(luaLine int) int {
+	if s.Line == 0 || luaLine <= 0 {
+		return 0
+	}
+	return s.Line + luaLine - 1
+}
+
+// Set is the customizations read from some files, ordered by name, with
+// the warnings and errors found while reading them.
+type Set struct {
+	Customizations []*Customization
+	Warnings       []Warning
+	errs           ErrorList
+}
+
+// Err returns every problem found while loading, as an ErrorList, or nil.
+func (s *Set) Err() error { return s.errs.err() }
+
+// Lookup returns the customization named name.
+func (s *Set) Lookup(name string) (*Customization, bool) {
+	i, ok := slices.BinarySearchFunc(s.Customizations, name, func(c *Customization, name string) int {
+		return strings.Compare(c.Name, name)
+	})
+	if !ok {
+		return nil, false
+	}
+	return s.Customizations[i], true
+}
+
+// finish orders the customizations by name, reports names used twice and
+// warns where two customizations define the same operation for one kind.
+// Karmada merges customizations of one kind in name order, the first
+// script for an operation winning; so does a Layer.
+func (s *Set) finish() {
+	slices.SortStableFunc(s.Customizations, func(a, b *Customization) int { return strings.Compare(a.Name, b.Name) })
+	kept := s.Customizations[:0]
+	for i, c := range s.Customizations {
+		if i > 0 && c.Name == s.Customizations[i-1].Name && c.Name != "" {
+			first := s.Customizations[i-1]
+			s.errs = append(s.errs, &Error{Position: c.Position, Line: c.Line, Field: "metadata.name",
+				Err: fmt.Errorf("duplicate name, already used by %s", first.Position.at(first.Line))})
+			continue
+		}
+		kept = append(kept, c)
+	}
+	s.Customizations = kept
+
+	winner := map[hookKey]*Customization{}
+	for _, c := range s.Customizations {
+		if c.Target.Kind == "" {
+			continue
+		}
+		for _, op := range c.Operations() {
+			k := hookKey{c.Target, op}
+			first, taken := winner[k]
+			if !taken {
+				winner[k] = c
+				continue
+			}
+			s.Warnings = append(s.Warnings, Warning{Position: c.Position, Message: fmt.Sprintf(
+				"%s for %s is also defined by %q; %q is used (customizations apply in name order, the first wins)",
+				op.CustomizationKey(), gvkString(c.Target), first.Name, first.Name)})
+		}
+	}
+}
+
+// hookKey identifies a hook: an operation on one kind.
+type hookKey struct {
+	gvk schema.GroupVersionKind
+	op  interpreter.Operation
+}
+
+func gvkString(gvk schema.GroupVersionKind) string {
+	return gvk.GroupVersion().String() + " " + gvk.Kind
+}

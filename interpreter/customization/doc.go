@@ -1,0 +1,33 @@
+// Package customization loads Karmada ResourceInterpreterCustomizations
+// (config.karmada.io/v1alpha1) and turns them into the customization
+// layer of an interpreter.Registry.
+//
+// # Loading
+//
+// Load reads files and directories, Parse one file's bytes, and
+// Loader.Load does the same with standard input for "-". A file is YAML or
+// JSON and holds one or more documents ("---"); a List (kind List or
+// ResourceInterpreterCustomizationList) counts for its items. A directory
+// stands for every *.yaml, *.yml and *.json file below it, in lexical
+// order, hidden entries skipped. Documents of other kinds are skipped with
+// a warning, so a folder of manifests can be given as it is.
+//
+// Loading checks the structure of every document and reports every
+// problem, not just the first, as an ErrorList of *Error. Each names the
+// file and line, the document (its index, and its name once known), the
+// field path, and so the customization key:
+//
+//	hooks.yaml:8: document 1 "cloneset": spec.customizations.replicaResorce: unknown field, did you mean "replicaResource"?
+//
+// It checks: apiVersion, metadata.name (a DNS subdomain, unique across the
+// files), spec.target (apiVersion and kind), spec.customizations (each of
+// the eight keys holds {luaScript: ...}, a non-empty string), and reports
+// fields unknown at any of these levels (and in metadata). A key set to
+// null is unset, as in Karmada.
+//
+// # Order
+//
+// A Set orders its customizations by name. Several customizations may
+// target one kind; as in Karmada, for each operation the first in name
+// order that defines it is used, and a warning names the others.
+package customization
