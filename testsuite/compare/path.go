@@ -1,0 +1,41 @@
+package compare
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// path is the location of a value, one step per map key or list index.
+type path []step
+
+type step struct {
+	key   string
+	index int // used when key is ""
+	isKey bool
+}
+
+func (p path) key(k string) path { return append(p[:len(p):len(p)], step{key: k, isKey: true}) }
+
+func (p path) index(i int) path { return append(p[:len(p):len(p)], step{index: i}) }
+
+// plainKey matches the map keys written after a dot; others are quoted in brackets.
+var plainKey = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+
+func (p path) String() string {
+	var b strings.Builder
+	for i, s := range p {
+		switch {
+		case !s.isKey:
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		case plainKey.MatchString(s.key):
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.key)
+		default:
+			b.WriteString("[" + strconv.Quote(s.key) + "]")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,36 @@
+// Package testsuite reads and runs customization test cases in the format
+// Karmada uses for its bundled customizations, so that a suite written for
+// Karmada runs here unchanged, and one written here runs there.
+//
+// # The format
+//
+// A test file holds one test case per YAML document ("---" between them):
+//
+//	name: cloneset aggregates ready replicas    # required
+//	description: free text
+//	operation: AggregateStatus                  # the wire name, any case
+//	desiredObj: {...}                           # Kubernetes objects
+//	observedObj: {...}
+//	statusItems: [...]                          # AggregatedStatusItems
+//	inputReplicas: 3                            # for ReviseReplica
+//	output:                                     # result name: expected value
+//	  aggregatedStatus: {...}
+//	expectError: true                           # the operation must fail,
+//	errorContains: not found                    # with this in its error
+//
+// expectError and errorContains extend Karmada's format; any other key is
+// an error, so that a misspelt key cannot silently turn a check into none.
+// Which object an operation reads is said by Case.Request.
+//
+// # Verdicts
+//
+// Run runs one case against any interpreter.Interpreter. A case passes
+// when the operation fails exactly when the case expects it to, and every
+// key of output is a result of the operation (Operation.ResultNames) equal
+// to what the operation returned. Results the case does not name are
+// reported as unchecked, not failed; a case with no output only checks
+// that the operation succeeds. Equality is package compare's: semantic
+// for Kubernetes quantities, "{{EXCLUDE}}" to leave a path out, and
+// dependencies and components compared regardless of order. A case also
+// fails when the interpreter modifies its input object, or panics.
+package testsuite

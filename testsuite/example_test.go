@@ -1,0 +1,56 @@
+package testsuite_test
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/testsuite"
+	"github.com/luainterp/luainterp/testsuite/compare"
+)
+
+// phaseHealth answers InterpretHealth for every kind: healthy when
+// status.phase is Running.
+type phaseHealth struct{ interpreter.NoHooks }
+
+func (phaseHealth) HookEnabled(_ schema.GroupVersionKind, op interpreter.Operation) bool {
+	return op == interpreter.InterpretHealth
+}
+
+func (phaseHealth) InterpretHealth(_ context.Context, obj *unstructured.Unstructured) (bool, error) {
+	phase, _, err := unstructured.NestedString(obj.Object, "status", "phase")
+	return phase == "Running", err
+}
+
+func ExampleRun() {
+	cases, err := testsuite.Parse("health.yaml", []byte(`
+name: running is healthy
+operation: InterpretHealth
+observedObj: {apiVersion: v1, kind: Pod, status: {phase: Running}}
+output:
+  healthy: true
+---
+name: pending is healthy too
+operation: InterpretHealth
+observedObj: {apiVersion: v1, kind: Pod, status: {phase: Pending}}
+output:
+  healthy: true
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range cases {
+		r := testsuite.Run(context.Background(), phaseHealth{}, c)
+		fmt.Printf("%s: %s\n%s", r.Status, c.Name, compare.Format(r.Differences))
+	}
+	// Output:
+	// pass: running is healthy
+	// fail: pending is healthy too
+	// healthy:
+	// - true
+	// + false
+}

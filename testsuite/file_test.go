@@ -1,0 +1,113 @@
+package testsuite
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+func TestReadFileInvalid(t *testing.T) {
+	cases, err := ReadFile("testdata/invalid.yaml")
+	require.Len(t, cases, 1, "the good document is still read")
+	assert.Equal(t, "good one", cases[0].Name)
+	assert.Equal(t, Source{File: "testdata/invalid.yaml", Document: 6, Line: 23}, cases[0].Source)
+
+	require.Error(t, err)
+	assert.Equal(t, `testdata/invalid.yaml, document 1 (line 1): name: required
+testdata/invalid.yaml, document 2 (line 6) "unknown operation": operation: unknown operation "Prune": want one of InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency
+testdata/invalid.yaml, document 3 (line 10) "misspelt output": unknown field "ouput"
+testdata/invalid.yaml, document 4 (line 16) "retain without observedObj": observedObj: required for Retain
+testdata/invalid.yaml, document 5 (line 20) "no object": observedObj (or desiredObj): required for InterpretHealth
+testdata/invalid.yaml, document 7 (line 27): reading YAML: yaml: line 2: did not find expected ',' or ']'
+testdata/invalid.yaml, document 8 (line 30): decoding test case: json: cannot unmarshal object into Go struct field document.statusItems of type []interpreter.AggregatedStatusItem`, err.Error())
+
+	var docErr *DocumentError
+	require.True(t, errors.As(err, &docErr))
+	assert.Equal(t, 1, docErr.Document)
+}
+
+func TestReadFileMissing(t *testing.T) {
+	_, err := ReadFile("testdata/nothing-here.yaml")
+	require.EqualError(t, err, "open testdata/nothing-here.yaml: no such file or directory")
+}
+
+func TestParseEmpty(t *testing.T) {
+	_, err := Parse("empty.yaml", []byte("# only a comment\n---\n\n"))
+	require.EqualError(t, err, "empty.yaml: no test cases")
+}
+
+func TestParseFields(t *testing.T) {
+	cases, err := Parse("one.yaml", []byte(`name: aggregate
+description: two members
+operation: aggregatestatus
+desiredObj: {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}}
+statusItems:
+- clusterName: east
+  applied: true
+  health: Healthy
+  status: {readyReplicas: 2}
+- clusterName: west
+output:
+  aggregatedStatus: {status: {readyReplicas: 2}}
+errorContains: something
+`))
+	require.NoError(t, err)
+	require.Len(t, cases, 1)
+	c := cases[0]
+	assert.Equal(t, "two members", c.Description)
+	assert.Equal(t, interpreter.AggregateStatus, c.Operation)
+	assert.True(t, c.ExpectError, "errorContains implies expectError")
+	require.Len(t, c.StatusItems, 2)
+	assert.JSONEq(t, `{"readyReplicas":2}`, string(c.StatusItems[0].Status.Raw))
+	assert.Nil(t, c.StatusItems[1].Status)
+	assert.Equal(t, interpreter.ResourceHealthy, c.StatusItems[0].Health)
+	assert.Equal(t, map[string]any{"aggregatedStatus": map[string]any{"status": map[string]any{"readyReplicas": int64(2)}}}, c.Output)
+
+	req, err := c.Request()
+	require.NoError(t, err)
+	assert.Equal(t, "web", req.Object.GetName())
+	assert.Len(t, req.StatusItems, 2)
+}
+
+func TestRequestSelection(t *testing.T) {
+	desired := `{apiVersion: v1, kind: Pod, metadata: {name: desired}}`
+	observed := `{apiVersion: v1, kind: Pod, metadata: {name: observed}}`
+	tests := []struct {
+		op           string
+		yaml         string
+		wantObject   string
+		wantObserved string
+	}{
+		{"InterpretHealth", "desiredObj: " + desired + "\nobservedObj: " + observed, "observed", ""},
+		{"InterpretHealth", "desiredObj: " + desired, "desired", ""},
+		{"ReviseReplica", "desiredObj: " + desired + "\nobservedObj: " + observed, "observed", ""},
+		{"AggregateStatus", "desiredObj: " + desired + "\nobservedObj: " + observed, "desired", ""},
+		{"AggregateStatus", "observedObj: " + observed, "observed", ""},
+		{"Retain", "desiredObj: " + desired + "\nobservedObj: " + observed, "desired", "observed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.op+" "+tt.wantObject, func(t *testing.T) {
+			cases, err := Parse("c.yaml", []byte("name: c\noperation: "+tt.op+"\n"+tt.yaml))
+			require.NoError(t, err)
+			req, err := cases[0].Request()
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantObject, req.Object.GetName())
+			if tt.wantObserved == "" {
+				assert.Nil(t, req.ObservedObject)
+			} else {
+				assert.Equal(t, tt.wantObserved, req.ObservedObject.GetName())
+			}
+		})
+	}
+}
+
+func TestSplitDocuments(t *testing.T) {
+	docs := SplitDocuments([]byte("---\na: 1\n--- \n# comment\n---\nb: 2\r\n---x: 3\n"))
+	require.Len(t, docs, 2)
+	assert.Equal(t, Document{Number: 1, Line: 2, Text: []byte("a: 1\n")}, docs[0])
+	assert.Equal(t, Document{Number: 2, Line: 6, Text: []byte("b: 2\r\n---x: 3\n")}, docs[1])
+}

@@ -1,0 +1,136 @@
+package testsuite
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/testsuite/compare"
+)
+
+// Status is the verdict on a case.
+type Status string
+
+// The verdicts.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+	Skip Status = "skip"
+)
+
+// Result is the outcome of running one case.
+type Result struct {
+	Case   *Case
+	Status Status
+	// Failures say why the case failed, apart from Differences.
+	Failures []string
+	// Differences are where the results differ from the expected output.
+	Differences []compare.Difference
+	// Unchecked names the results the operation produced that the case
+	// does not check.
+	Unchecked []string
+	// Results are what the operation returned, as JSON values by result
+	// name; nil when it failed before returning any.
+	Results map[string]any
+	// Err is the operation's error, expected or not.
+	Err      error
+	Duration time.Duration
+}
+
+// Run runs c against in and judges the outcome: the case passes when the
+// operation fails if and only if the case expects it to, and every result
+// named in the case's output equals the expected value (see package
+// compare for what equal means).
+func Run(ctx context.Context, in interpreter.Interpreter, c *Case) *Result {
+	r := &Result{Case: c}
+	r.judge(ctx, in)
+	r.Status = Pass
+	if len(r.Failures) > 0 || len(r.Differences) > 0 {
+		r.Status = Fail
+	}
+	return r
+}
+
+func (r *Result) fail(format string, args ...any) {
+	r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
+}
+
+func (r *Result) judge(ctx context.Context, in interpreter.Interpreter) {
+	c := r.Case
+	op := c.Operation
+	names := op.ResultNames()
+	for _, key := range slices.Sorted(maps.Keys(c.Output)) {
+		if !slices.Contains(names, key) {
+			r.fail("output key %q is not a result of %s, which produces %s", key, op, strings.Join(names, ", "))
+		}
+	}
+	req, err := c.Request()
+	if err != nil {
+		r.fail("%v", err)
+		return
+	}
+	pristine := [2]any{req.Object.DeepCopy(), req.ObservedObject.DeepCopy()}
+
+	start := time.Now()
+	resp, err := invoke(ctx, in, req)
+	r.Duration = time.Since(start)
+	r.Err = err
+
+	if !equality.Semantic.DeepEqual(pristine, [2]any{req.Object, req.ObservedObject}) {
+		r.fail("%s modified its input object", op)
+	}
+	switch {
+	case err != nil && !c.ExpectError:
+		r.fail("%s failed: %v", op, err)
+		return
+	case err == nil && c.ExpectError:
+		r.fail("%s succeeded, expected an error%s", op, containing(c.ErrorContains))
+	case err != nil && !strings.Contains(err.Error(), c.ErrorContains):
+		r.fail("%s failed with %q, expected an error%s", op, err.Error(), containing(c.ErrorContains))
+	}
+	if err != nil && c.Output == nil {
+		return
+	}
+	results, nerr := compare.Normalize(resp.Results())
+	if nerr != nil {
+		r.fail("%s returned results that are not JSON: %v", op, nerr)
+		return
+	}
+	r.Results = results.(map[string]any)
+	for _, name := range names {
+		want, ok := c.Output[name]
+		if !ok {
+			r.Unchecked = append(r.Unchecked, name)
+			continue
+		}
+		opts := []compare.Option{compare.At(name)}
+		if name == "dependencies" || name == "components" {
+			opts = append(opts, compare.Unordered())
+		}
+		r.Differences = append(r.Differences, compare.Diff(want, r.Results[name], opts...)...)
+	}
+}
+
+// invoke runs the request, turning a panic of the interpreter into an error.
+func invoke(ctx context.Context, in interpreter.Interpreter, req interpreter.Request) (resp interpreter.Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return interpreter.Invoke(ctx, in, req)
+}
+
+func containing(text string) string {
+	if text == "" {
+		return ""
+	}
+	return fmt.Sprintf(" containing %q", text)
+}

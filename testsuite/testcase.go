@@ -1,0 +1,150 @@
+package testsuite
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// Case is one test case: an operation, its input objects and the output
+// it must produce.
+type Case struct {
+	Name        string
+	Description string
+	Operation   interpreter.Operation
+	// DesiredObj and ObservedObj are the input objects; which one an
+	// operation reads is Request's business.
+	DesiredObj    *unstructured.Unstructured
+	ObservedObj   *unstructured.Unstructured
+	StatusItems   []interpreter.AggregatedStatusItem
+	InputReplicas int64
+	// Output maps result names to their expected values (JSON values); nil
+	// when the case only checks that the operation runs without error.
+	Output map[string]any
+	// ExpectError makes the case pass only when the operation fails, with
+	// an error containing ErrorContains.
+	ExpectError   bool
+	ErrorContains string
+	// Source is where the case was read from.
+	Source Source
+}
+
+// Source locates a case: its file, its document number in the file
+// (counting from 1) and the line the document starts on.
+type Source struct {
+	File     string
+	Document int
+	Line     int
+}
+
+func (s Source) String() string {
+	return fmt.Sprintf("%s, document %d (line %d)", s.File, s.Document, s.Line)
+}
+
+// document is a test case as written.
+type document struct {
+	Name          string                             `json:"name"`
+	Description   string                             `json:"description"`
+	Operation     string                             `json:"operation"`
+	DesiredObj    map[string]any                     `json:"desiredObj"`
+	ObservedObj   map[string]any                     `json:"observedObj"`
+	StatusItems   []interpreter.AggregatedStatusItem `json:"statusItems"`
+	InputReplicas int64                              `json:"inputReplicas"`
+	Output        map[string]any                     `json:"output"`
+	ExpectError   bool                               `json:"expectError"`
+	ErrorContains string                             `json:"errorContains"`
+}
+
+// decodeCase decodes and checks one YAML document. Unknown keys are errors:
+// a misspelt "output" would otherwise turn a check into no check.
+func decodeCase(text []byte) (*Case, error) {
+	data, err := yaml.YAMLToJSONStrict(text)
+	if err != nil {
+		return nil, fmt.Errorf("reading YAML: %w", err)
+	}
+	var doc document
+	strict, err := kjson.UnmarshalStrict(data, &doc)
+	if err != nil {
+		return nil, fmt.Errorf("decoding test case: %w", err)
+	}
+	c := &Case{
+		Name:          doc.Name,
+		Description:   doc.Description,
+		StatusItems:   doc.StatusItems,
+		InputReplicas: doc.InputReplicas,
+		Output:        doc.Output,
+		ExpectError:   doc.ExpectError || doc.ErrorContains != "",
+		ErrorContains: doc.ErrorContains,
+	}
+	if doc.DesiredObj != nil {
+		c.DesiredObj = &unstructured.Unstructured{Object: doc.DesiredObj}
+	}
+	if doc.ObservedObj != nil {
+		c.ObservedObj = &unstructured.Unstructured{Object: doc.ObservedObj}
+	}
+	if err := errors.Join(strict...); err != nil {
+		return c, err
+	}
+	if strings.TrimSpace(c.Name) == "" {
+		return c, errors.New("name: required")
+	}
+	if doc.Operation == "" {
+		return c, errors.New("operation: required")
+	}
+	if c.Operation, err = interpreter.ParseOperation(doc.Operation); err != nil {
+		return c, fmt.Errorf("operation: %w", err)
+	}
+	_, err = c.Request()
+	return c, err
+}
+
+// Request returns the operation's input. InterpretReplica, ReviseReplica,
+// InterpretComponent, InterpretStatus, InterpretHealth and
+// InterpretDependency read observedObj, or desiredObj when there is no
+// observedObj; AggregateStatus reads desiredObj (or observedObj) and
+// statusItems; Retain reads both objects.
+func (c *Case) Request() (interpreter.Request, error) {
+	req := interpreter.Request{
+		Operation:       c.Operation,
+		DesiredReplicas: c.InputReplicas,
+		StatusItems:     c.StatusItems,
+	}
+	switch c.Operation {
+	case interpreter.Retain:
+		req.Object, req.ObservedObject = c.DesiredObj, c.ObservedObj
+		switch {
+		case req.Object == nil:
+			return req, errors.New("desiredObj: required for Retain")
+		case req.ObservedObject == nil:
+			return req, errors.New("observedObj: required for Retain")
+		}
+		return req, nil
+	case interpreter.AggregateStatus:
+		req.Object = firstObject(c.DesiredObj, c.ObservedObj)
+		if req.Object == nil {
+			return req, errors.New("desiredObj: required for AggregateStatus")
+		}
+	default:
+		req.Object = firstObject(c.ObservedObj, c.DesiredObj)
+		if req.Object == nil {
+			return req, fmt.Errorf("observedObj (or desiredObj): required for %s", c.Operation)
+		}
+	}
+	return req, nil
+}
+
+// firstObject returns the first non-nil object.
+func firstObject(objs ...*unstructured.Unstructured) *unstructured.Unstructured {
+	for _, o := range objs {
+		if o != nil {
+			return o
+		}
+	}
+	return nil
+}
