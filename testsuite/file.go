@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 )
 
 // DocumentError is the error of one document of a YAML file.
@@ -17,7 +18,7 @@ type DocumentError struct {
 func (e *DocumentError) Error() string {
 	where := e.Source.String()
 	if e.Name != "" {
-		where += fmt.Sprintf(" %q", e.Name)
+		where += " " + strconv.Quote(e.Name)
 	}
 	return where + ": " + e.Err.Error()
 }

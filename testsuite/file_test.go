@@ -17,13 +17,13 @@ func TestReadFileInvalid(t *testing.T) {
 	assert.Equal(t, Source{File: "testdata/invalid.yaml", Document: 6, Line: 23}, cases[0].Source)
 
 	require.Error(t, err)
-	assert.Equal(t, `testdata/invalid.yaml, document 1 (line 1): name: required
-testdata/invalid.yaml, document 2 (line 6) "unknown operation": operation: unknown operation "Prune": want one of InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency
-testdata/invalid.yaml, document 3 (line 10) "misspelt output": unknown field "ouput"
-testdata/invalid.yaml, document 4 (line 16) "retain without observedObj": observedObj: required for Retain
-testdata/invalid.yaml, document 5 (line 20) "no object": observedObj (or desiredObj): required for InterpretHealth
-testdata/invalid.yaml, document 7 (line 27): reading YAML: yaml: line 2: did not find expected ',' or ']'
-testdata/invalid.yaml, document 8 (line 30): decoding test case: json: cannot unmarshal object into Go struct field document.statusItems of type []interpreter.AggregatedStatusItem`, err.Error())
+	assert.Equal(t, `testdata/invalid.yaml:1: document 1: name: required
+testdata/invalid.yaml:6: document 2 "unknown operation": operation: unknown operation "Prune": want one of InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency
+testdata/invalid.yaml:10: document 3 "misspelt output": unknown field "ouput"
+testdata/invalid.yaml:16: document 4 "retain without observedObj": observedObj: required for Retain
+testdata/invalid.yaml:20: document 5 "no object": observedObj (or desiredObj): required for InterpretHealth
+testdata/invalid.yaml:27: document 7: reading YAML: yaml: line 2: did not find expected ',' or ']'
+testdata/invalid.yaml:30: document 8: decoding test case: json: cannot unmarshal object into Go struct field document.statusItems of type []interpreter.AggregatedStatusItem`, err.Error())
 
 	var docErr *DocumentError
 	require.True(t, errors.As(err, &docErr))

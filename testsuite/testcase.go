@@ -43,8 +43,9 @@ type Source struct {
 	Line     int
 }
 
+// String renders the source as errors show it: "cases.yaml:12: document 2".
 func (s Source) String() string {
-	return fmt.Sprintf("%s, document %d (line %d)", s.File, s.Document, s.Line)
+	return fmt.Sprintf("%s:%d: document %d", s.File, s.Line, s.Document)
 }
 
 // document is a test case as written.
