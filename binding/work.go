@@ -1,0 +1,217 @@
+package binding
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/luainterp/luainterp/binding/api"
+	"github.com/luainterp/luainterp/binding/prune"
+)
+
+// work runs the per-cluster steps on a fresh copy of the template and
+// returns the Work as the binding controller writes it.
+func (p *Pipeline) work(ctx context.Context, b *prepared, target api.TargetCluster, res *ClusterResult) (*api.Work, error) {
+	clone, err := p.clone(ctx, b, target)
+	if err != nil {
+		return nil, err
+	}
+	if err := setCompletions(clone, b.seats, target.Name); err != nil {
+		return nil, err
+	}
+	if share, ok := b.seats[target.Name]; ok {
+		res.Completions = &share
+	}
+	cluster, ok := b.clusters[target.Name]
+	if !ok {
+		return nil, fmt.Errorf("get cluster: no Cluster named %q was given", target.Name)
+	}
+	if res.Overrides, err = b.overrides.Apply(clone, cluster); err != nil {
+		return nil, err
+	}
+
+	binding := b.binding
+	permanentIDKey := api.ResourceBindingPermanentIDLabel
+	if binding.IsCluster() {
+		permanentIDKey = api.ClusterResourceBindingPermanentIDLabel
+	}
+	workLabels := map[string]string{permanentIDKey: binding.PermanentID()}
+	workAnnotations := map[string]string{}
+	manifestLabels := map[string]string{permanentIDKey: binding.PermanentID()}
+	manifestAnnotations := map[string]string{}
+	if gen := clone.GetGeneration(); gen > 0 {
+		manifestAnnotations[api.ResourceTemplateGenerationAnnotation] = strconv.FormatInt(gen, 10)
+	}
+	if binding.IsCluster() {
+		workAnnotations[api.ClusterResourceBindingNameAnnotation] = binding.Name
+	} else {
+		workAnnotations[api.ResourceBindingNamespaceAnnotation] = binding.Namespace
+		workAnnotations[api.ResourceBindingNameAnnotation] = binding.Name
+	}
+	for k, v := range workAnnotations {
+		manifestAnnotations[k] = v
+	}
+	conflict := conflictResolution(clone, binding.Spec.ConflictResolution)
+	workAnnotations[api.ConflictResolutionAnnotation] = conflict
+	if err := addAppliedAnnotation(workAnnotations, api.AppliedClusterOverridesAnnotation, res.Overrides.Cluster.Annotation); err != nil {
+		return nil, err
+	}
+	if err := addAppliedAnnotation(workAnnotations, api.AppliedOverridesAnnotation, res.Overrides.Namespaced.Annotation); err != nil {
+		return nil, err
+	}
+	if p.failoverInjection {
+		for k, v := range preservedLabels(b, target.Name) {
+			manifestLabels[k] = v
+		}
+	}
+
+	name := WorkName(clone.GetKind(), clone.GetName(), clone.GetNamespace())
+	namespace := ExecutionNamespace(target.Name)
+	manifestAnnotations[api.ResourceTemplateUIDAnnotation] = string(clone.GetUID())
+	manifestAnnotations[api.WorkNameAnnotation] = name
+	manifestAnnotations[api.WorkNamespaceAnnotation] = namespace
+	manifestAnnotations[api.ConflictResolutionAnnotation] = conflict
+	manifestLabels[api.ManagedLabel] = "true"
+	manifest, err := finalizeManifest(clone, manifestLabels, manifestAnnotations)
+	if err != nil {
+		return nil, err
+	}
+	return &api.Work{
+		TypeMeta: metav1.TypeMeta{APIVersion: api.WorkAPIVersion, Kind: api.KindWork},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        name,
+			Namespace:   namespace,
+			Finalizers:  []string{api.ExecutionControllerFinalizer},
+			Labels:      workLabels,
+			Annotations: workAnnotations,
+		},
+		Spec: api.WorkSpec{
+			Workload:                    api.WorkloadTemplate{Manifests: []api.Manifest{{RawExtension: runtime.RawExtension{Raw: manifest}}}},
+			SuspendDispatching:          ptr(suspended(binding.Spec.Suspension, target.Name)),
+			PreserveResourcesOnDeletion: ptr(binding.Spec.PreserveResourcesOnDeletion != nil && *binding.Spec.PreserveResourcesOnDeletion),
+		},
+	}, nil
+}
+
+// conflictResolution returns the clone's conflict-resolution annotation
+// when it is "overwrite" or "abort", else the binding's choice, where
+// anything but Overwrite means abort.
+func conflictResolution(clone *unstructured.Unstructured, fromBinding string) string {
+	switch v := clone.GetAnnotations()[api.ConflictResolutionAnnotation]; v {
+	case api.ConflictResolutionOverwrite, api.ConflictResolutionAbort:
+		return v
+	}
+	if fromBinding == api.ConflictOverwrite {
+		return api.ConflictResolutionOverwrite
+	}
+	return api.ConflictResolutionAbort
+}
+
+func addAppliedAnnotation(annotations map[string]string, key string, value func() (string, error)) error {
+	v, err := value()
+	if err != nil {
+		return err
+	}
+	if v != "" {
+		annotations[key] = v
+	}
+	return nil
+}
+
+// suspended reports whether dispatching to cluster is suspended.
+func suspended(s *api.Suspension, cluster string) bool {
+	if s == nil {
+		return false
+	}
+	if s.Dispatching != nil && *s.Dispatching {
+		return true
+	}
+	return s.DispatchingOnClusters != nil && slices.Contains(s.DispatchingOnClusters.ClusterNames, cluster)
+}
+
+// preservedLabels returns the labels a stateful failover preserved, to be
+// set on the manifest: only for a binding with exactly one target cluster
+// whose last eviction task purged Directly from another cluster.
+func preservedLabels(b *prepared, cluster string) map[string]string {
+	tasks := b.binding.Spec.GracefulEvictionTasks
+	if len(b.targets) != 1 || len(tasks) == 0 {
+		return nil
+	}
+	last := tasks[len(tasks)-1]
+	if last.PurgeMode != api.PurgeModeDirectly || slices.Contains(last.ClustersBeforeFailover, cluster) {
+		return nil
+	}
+	return last.PreservedLabelState
+}
+
+// finalizeManifest sets labels and annotations on the clone, prunes it,
+// records the managed keys and encodes it as compact JSON with sorted keys.
+func finalizeManifest(clone *unstructured.Unstructured, labels, annotations map[string]string) ([]byte, error) {
+	if err := setStrings(clone, "labels", labels); err != nil {
+		return nil, err
+	}
+	if err := setStrings(clone, "annotations", annotations); err != nil {
+		return nil, err
+	}
+	if err := prune.Prune(clone); err != nil {
+		return nil, err
+	}
+	md := clone.Object["metadata"].(map[string]any)
+	annotationMap := md["annotations"].(map[string]any)
+	annotationMap[api.ManagedAnnotationsAnnotation] = managedKeys(annotationMap, api.ManagedAnnotationsAnnotation, api.ManagedLabelsAnnotation)
+	annotationMap[api.ManagedLabelsAnnotation] = managedKeys(md["labels"].(map[string]any))
+	manifest, err := json.Marshal(clone.Object)
+	if err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	return manifest, nil
+}
+
+// managedKeys lists m's keys and extra, sorted and joined with ",".
+func managedKeys(m map[string]any, extra ...string) string {
+	keys := make([]string, 0, len(m)+len(extra))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for _, k := range extra {
+		if _, ok := m[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
+}
+
+// setStrings sets keys of metadata.<field>, creating the map if needed.
+func setStrings(obj *unstructured.Unstructured, field string, kv map[string]string) error {
+	md, ok := obj.Object["metadata"].(map[string]any)
+	if !ok {
+		if obj.Object["metadata"] != nil {
+			return fmt.Errorf("metadata: want an object, got %T", obj.Object["metadata"])
+		}
+		md = map[string]any{}
+		obj.Object["metadata"] = md
+	}
+	m, ok := md[field].(map[string]any)
+	if !ok {
+		if md[field] != nil {
+			return fmt.Errorf("metadata.%s: want an object, got %T", field, md[field])
+		}
+		m = make(map[string]any, len(kv))
+		md[field] = m
+	}
+	for k, v := range kv {
+		m[k] = v
+	}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
