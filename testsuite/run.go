@@ -27,6 +27,10 @@ const (
 
 // Result is the outcome of running one case.
 type Result struct {
+	// Name is how the case is shown and selected: its operation and name,
+	// after the suite's name when run as part of a suite
+	// ("apps.kruise.io/v1alpha1/CloneSet/InterpretHealth/ready").
+	Name   string
 	Case   *Case
 	Status Status
 	// Failures say why the case failed, apart from Differences.
@@ -40,7 +44,9 @@ type Result struct {
 	// name; nil when it failed before returning any.
 	Results map[string]any
 	// Err is the operation's error, expected or not.
-	Err      error
+	Err error
+	// Output is what the scripts printed while the case ran.
+	Output   string
 	Duration time.Duration
 }
 
@@ -49,7 +55,7 @@ type Result struct {
 // named in the case's output equals the expected value (see package
 // compare for what equal means).
 func Run(ctx context.Context, in interpreter.Interpreter, c *Case) *Result {
-	r := &Result{Case: c}
+	r := &Result{Name: c.Operation.String() + "/" + c.Name, Case: c}
 	r.judge(ctx, in)
 	r.Status = Pass
 	if len(r.Failures) > 0 || len(r.Differences) > 0 {
