@@ -72,8 +72,12 @@ func Find(root string) ([]Found, error) {
 		found = append(found, Found{Name: filepath.ToSlash(name), Dir: p})
 		return filepath.SkipDir // a suite's testdata is not searched for more suites
 	})
-	if err == nil && len(found) == 0 {
-		err = fmt.Errorf("%s: no suite (a folder with %s and %s/)", root, CustomizationsFile, TestdataDir)
+	var pathErr *fs.PathError
+	switch {
+	case errors.As(err, &pathErr):
+		return nil, fmt.Errorf("%s: %w", pathErr.Path, pathErr.Err)
+	case err == nil && len(found) == 0:
+		return nil, fmt.Errorf("%s: no suite (a folder with %s and %s/)", root, CustomizationsFile, TestdataDir)
 	}
 	return found, err
 }

@@ -1,0 +1,118 @@
+package testsuite
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+)
+
+// goLayer answers every suite with the widgets interpreter, whatever its
+// customizations say: the Lua layer is tested end to end by the command.
+func goLayer(*customization.Set) (interpreter.Interpreter, error) { return widgets{}, nil }
+
+func TestFind(t *testing.T) {
+	tests := []struct {
+		root string
+		want []Found
+	}{
+		{"testdata/tree", []Found{
+			{Name: "core/v1/ConfigMap", Dir: "testdata/tree/core/v1/ConfigMap"},
+			{Name: "example.io/v1/Widget", Dir: "testdata/tree/example.io/v1/Widget"},
+			{Name: "example.io/v2/Widget", Dir: "testdata/tree/example.io/v2/Widget"},
+			{Name: "plain", Dir: "testdata/tree/plain"},
+		}},
+		{"testdata/tree/plain/", []Found{{Name: "testdata/tree/plain", Dir: "testdata/tree/plain/"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.root, func(t *testing.T) {
+			got, err := Find(tt.root)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestFindNothing(t *testing.T) {
+	tests := map[string]string{
+		"testdata/passing.yaml": "testdata/passing.yaml: no suite (a folder with customizations.yaml and testdata/)",
+		"testdata/nothing-here": "testdata/nothing-here: no such file or directory",
+	}
+	for root, want := range tests {
+		t.Run(root, func(t *testing.T) {
+			_, err := Find(root)
+			require.EqualError(t, err, want)
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	found, err := Find("testdata/tree")
+	require.NoError(t, err)
+	for _, f := range found {
+		if f.Name == "example.io/v2/Widget" {
+			continue // TestCheckPath
+		}
+		t.Run(f.Name, func(t *testing.T) {
+			s, err := Load(f, goLayer)
+			require.NoError(t, err)
+			assert.NotEmpty(t, s.Cases)
+			assert.NotEmpty(t, s.Customizations.Customizations)
+			assert.Equal(t, widgets{}, s.Interpreter)
+		})
+	}
+}
+
+func TestCheckPath(t *testing.T) {
+	_, err := Load(Found{Name: "example.io/v2/Widget", Dir: "testdata/tree/example.io/v2/Widget"}, goLayer)
+	require.EqualError(t, err, `testdata/tree/example.io/v2/Widget/customizations.yaml:2: document 1 "gadget": spec.target: `+
+		`does not agree with the folder example.io/v2/Widget: the target has version v1, the folder v2; kind Gadget, the folder Widget`)
+
+	set, err := customization.Load("testdata/tree/core/v1/ConfigMap/customizations.yaml")
+	require.NoError(t, err)
+	err = CheckPath("testdata/tree/plain/testdata/nested-ignored/../../../core/v1/ConfigMap", set)
+	require.NoError(t, err, "the core group's folder is core")
+	err = CheckPath("testdata/tree/example.io/v1/Widget", set)
+	require.EqualError(t, err, `testdata/tree/core/v1/ConfigMap/customizations.yaml:1: document 1 "configmap": spec.target: `+
+		`does not agree with the folder example.io/v1/Widget: the target has group "" (the core group, folder core), the folder example.io; kind ConfigMap, the folder Widget`)
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Load(Found{Name: "empty", Dir: dir}, goLayer)
+	require.EqualError(t, err, filepath.Join(dir, "customizations.yaml")+": no such file or directory\n"+
+		filepath.Join(dir, "testdata")+": no test case files (*.yaml)")
+
+	broken := errors.New("script does not compile")
+	_, err = Load(Found{Name: "plain", Dir: "testdata/tree/plain"}, func(*customization.Set) (interpreter.Interpreter, error) {
+		return nil, broken
+	})
+	require.ErrorIs(t, err, broken)
+}
+
+func TestSuiteRun(t *testing.T) {
+	s, err := Load(Found{Name: "example.io/v1/Widget", Dir: "testdata/tree/example.io/v1/Widget"}, goLayer)
+	require.NoError(t, err)
+
+	var seen []string
+	results := s.Run(context.Background(), regexp.MustCompile(`Health/deg`), func(r *Result) {
+		seen = append(seen, r.Name+" "+string(r.Status))
+	})
+	require.Len(t, results, 2)
+	assert.Equal(t, []string{
+		"example.io/v1/Widget/InterpretHealth/ready skip",
+		"example.io/v1/Widget/InterpretHealth/degraded pass",
+	}, seen)
+	assert.Same(t, s.Cases[0], results[0].Case)
+
+	results = s.Run(context.Background(), nil, nil)
+	assert.Equal(t, Pass, results[0].Status)
+	assert.Equal(t, Pass, results[1].Status)
+}
