@@ -28,5 +28,6 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newInterpretCommand())
+	root.AddCommand(newPropagateCommand())
 	return root
 }
