@@ -1,11 +1,103 @@
 package builtin
 
-import "github.com/luainterp/luainterp/interpreter"
+import (
+	"context"
 
-// Interpreter is the built-in layer.
-type Interpreter struct {
-	interpreter.NoHooks
-}
+	"github.com/luainterp/luainterp/interpreter"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Interpreter is the built-in layer: Go handlers for Kubernetes' own kinds.
+// It is stateless and safe for concurrent use.
+type Interpreter struct{}
+
+var _ interpreter.Interpreter = (*Interpreter)(nil)
 
 // New returns the built-in layer.
 func New() *Interpreter { return &Interpreter{} }
+
+// HookEnabled reports whether the layer answers op for gvk: InterpretStatus
+// for every kind, the other operations as the registration table says, and
+// never InterpretComponent.
+func (*Interpreter) HookEnabled(gvk schema.GroupVersionKind, op interpreter.Operation) bool {
+	if op == interpreter.InterpretStatus {
+		return true
+	}
+	h, ok := kinds[gvk]
+	return ok && h.has(op)
+}
+
+func lookup(obj *unstructured.Unstructured) handlers { return kinds[obj.GroupVersionKind()] }
+
+// GetReplicas returns the replica count and per-replica requirements. With
+// no handler for the kind it returns 0, an empty requirements object and
+// an error, as Karmada's native interpreter does.
+func (*Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
+	h := lookup(obj)
+	if h.replica == nil {
+		return 0, &interpreter.ReplicaRequirements{}, notFound(obj, interpreter.InterpretReplica)
+	}
+	return h.replica(obj)
+}
+
+func (*Interpreter) ReviseReplica(_ context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
+	h := lookup(obj)
+	if h.revise == nil {
+		return nil, notFound(obj, interpreter.ReviseReplica)
+	}
+	return h.revise(obj, replicas)
+}
+
+// GetComponents always fails: the built-in layer knows no multi-template kind.
+func (*Interpreter) GetComponents(_ context.Context, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
+	return nil, &noHandlerError{gvk: obj.GroupVersionKind(), op: interpreter.InterpretComponent, reason: "not implemented"}
+}
+
+func (*Interpreter) Retain(_ context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	h := lookup(desired)
+	if h.retain == nil {
+		return nil, notFound(desired, interpreter.Retain)
+	}
+	return h.retain(desired, observed)
+}
+
+func (*Interpreter) AggregateStatus(_ context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+	h := lookup(obj)
+	if h.aggregate == nil {
+		return nil, notFound(obj, interpreter.AggregateStatus)
+	}
+	return h.aggregate(obj, items)
+}
+
+// ReflectStatus never fails for lack of a handler: kinds without a
+// dedicated reflection report their whole status.
+func (*Interpreter) ReflectStatus(_ context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
+	if h := lookup(obj); h.reflect != nil {
+		return h.reflect(obj)
+	}
+	return reflectWholeStatus(obj)
+}
+
+func (*Interpreter) InterpretHealth(_ context.Context, obj *unstructured.Unstructured) (bool, error) {
+	h := lookup(obj)
+	if h.health == nil {
+		return false, notFound(obj, interpreter.InterpretHealth)
+	}
+	return h.health(obj)
+}
+
+// GetDependencies returns the references with an error when some of them
+// are invalid, as Karmada does.
+func (*Interpreter) GetDependencies(_ context.Context, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
+	h := lookup(obj)
+	if h.dependency == nil {
+		return nil, notFound(obj, interpreter.InterpretDependency)
+	}
+	refs, err := h.dependency(obj)
+	if err != nil {
+		return nil, err
+	}
+	return refs, validateDependencies(refs)
+}

@@ -1,0 +1,134 @@
+package builtin
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// toTyped decodes obj into a Kubernetes Go type, as Karmada's native
+// handlers do before they read it: unknown fields are ignored, a field of
+// the wrong type is an error.
+func toTyped(obj *unstructured.Unstructured, into any) error {
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, into); err != nil {
+		return fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
+	}
+	return nil
+}
+
+// fromTyped encodes a typed object back to unstructured with the default
+// converter: the typed re-encode of spec §2.4, with its artefacts.
+func fromTyped(typed any) (*unstructured.Unstructured, error) {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the result: %w", err)
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// decodeItem decodes the status one member cluster reported into into; it
+// reports false when the item has no status.
+func decodeItem(item interpreter.AggregatedStatusItem, into any) (bool, error) {
+	if item.Status == nil {
+		return false, nil
+	}
+	raw := item.Status.Raw
+	if raw == nil {
+		if item.Status.Object == nil {
+			return false, nil
+		}
+		var err error
+		if raw, err = json.Marshal(item.Status.Object); err != nil {
+			return false, fmt.Errorf("status of cluster %q: %w", item.ClusterName, err)
+		}
+	}
+	if err := json.Unmarshal(raw, into); err != nil {
+		return false, fmt.Errorf("decoding the status of cluster %q: %w", item.ClusterName, err)
+	}
+	return true, nil
+}
+
+// rawJSON encodes a reflected status.
+func rawJSON(v any) (*runtime.RawExtension, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the status: %w", err)
+	}
+	return &runtime.RawExtension{Raw: raw}, nil
+}
+
+// nestedInt32 reads an integer field as a typed decode would: any whole
+// number fits, anything else is an error; absent or null reads as absent.
+func nestedInt32(obj map[string]any, fields ...string) (int32, bool, error) {
+	v, found, err := unstructured.NestedFieldNoCopy(obj, fields...)
+	if err != nil || !found || v == nil {
+		return 0, false, err
+	}
+	switch n := v.(type) {
+	case int64:
+		return int32(n), true, nil
+	case int:
+		return int32(n), true, nil
+	case int32:
+		return n, true, nil
+	case float64:
+		if n == math.Trunc(n) {
+			return int32(n), true, nil
+		}
+	}
+	return 0, false, fmt.Errorf("%s: cannot convert %T to int32", dotted(fields), v)
+}
+
+// nestedInt64 reads an int64 field, the type the Kubernetes JSON decoder
+// gives whole numbers; any other type is an error (spec §2.3).
+func nestedInt64(obj map[string]any, fields ...string) (int64, bool, error) {
+	v, found, err := unstructured.NestedFieldNoCopy(obj, fields...)
+	if err != nil || !found {
+		return 0, false, err
+	}
+	n, ok := v.(int64)
+	if !ok {
+		return 0, false, fmt.Errorf("%s: expected an int64, got %T", dotted(fields), v)
+	}
+	return n, true, nil
+}
+
+// reflectWholeStatus is the InterpretStatus of kinds without a dedicated
+// one: the whole status, keys sorted, or nil when there is none (spec §3.17).
+func reflectWholeStatus(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
+	status, found, err := unstructured.NestedFieldNoCopy(obj.Object, "status")
+	if err != nil || !found {
+		return nil, err
+	}
+	if _, ok := status.(map[string]any); !ok {
+		return nil, fmt.Errorf("status: expected an object, got %T", status)
+	}
+	return rawJSON(status)
+}
+
+func dotted(path []string) string { return strings.Join(path, ".") }
+
+// healthOf returns an InterpretHealth handler that decodes the object into
+// T and applies rule.
+func healthOf[T any](rule func(*T) bool) func(*unstructured.Unstructured) (bool, error) {
+	return func(obj *unstructured.Unstructured) (bool, error) {
+		typed := new(T)
+		if err := toTyped(obj, typed); err != nil {
+			return false, err
+		}
+		return rule(typed), nil
+	}
+}
+
+func typeError(path, want string, got any) error {
+	return fmt.Errorf("%s: expected %s, got %T", path, want, got)
+}
+
+func decodeError(path string, err error) error {
+	return fmt.Errorf("decoding %s: %w", path, err)
+}
