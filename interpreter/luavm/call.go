@@ -1,0 +1,122 @@
+package luavm
+
+import (
+	"context"
+	"fmt"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// session runs s's chunk in fresh globals on a pooled state, under the
+// call's deadline and memory budget, then hands the state to body. Every
+// error it returns is an *interpreter.ScriptError for s and op.
+func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operation, body func(st *state) error) (err error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	st, err := e.pool.acquire(ctx)
+	if err != nil {
+		return scriptError(s, op, 0, fmt.Errorf("waiting for a Lua state: %w", err))
+	}
+	w := e.watchdog.watch(ctx, cancel, e.cfg.timeout, e.cfg.budget)
+	broken := true
+	defer func() {
+		e.watchdog.unwatch(w)
+		if r := recover(); r != nil {
+			err = scriptError(s, op, 0, fmt.Errorf("internal error: %v", r))
+		}
+		st.finish()
+		e.pool.release(st, broken)
+	}()
+
+	L := st.L
+	L.SetContext(ctx)
+	st.env, st.print, st.limit, st.limitMessage = st.newEnv(), e.printSink(ctx), nil, ""
+	chunk := L.NewFunctionFromProto(s.proto)
+	chunk.Env = st.env
+	L.Push(chunk)
+	L.Push(st.concat)
+	if s.cover != nil {
+		L.Push(s.cover.counter(L))
+	} else {
+		L.Push(lua.LNil)
+	}
+	if err := L.PCall(2, 0, nil); err != nil {
+		broken = context.Cause(ctx) != nil
+		return callError(ctx, st, s, op, err)
+	}
+	err = body(st)
+	broken = context.Cause(ctx) != nil
+	if err != nil {
+		if _, ok := err.(*lua.ApiError); ok {
+			return callError(ctx, st, s, op, err)
+		}
+		return scriptError(s, op, 0, err)
+	}
+	return nil
+}
+
+// finish drops what the call left on the state, so it can be reused and
+// the call's values can be collected.
+func (st *state) finish() {
+	st.L.SetTop(0)
+	st.L.RemoveContext()
+	st.env, st.print = nil, nil
+}
+
+// function returns the global function name the chunk defined.
+func (st *state) function(name string) (*lua.LFunction, error) {
+	switch v := st.env.RawGetString(name).(type) {
+	case *lua.LFunction:
+		return v, nil
+	case *lua.LNilType:
+		return nil, fmt.Errorf("the script does not define the global function %s", name)
+	default:
+		return nil, fmt.Errorf("%s is a %s, not a function", name, v.Type())
+	}
+}
+
+// call runs the operation's global function with args and returns its
+// first nret results (nil for those it did not return).
+func (st *state) call(op interpreter.Operation, nret int, args ...lua.LValue) ([]lua.LValue, error) {
+	fn, err := st.function(op.LuaFunction())
+	if err != nil {
+		return nil, err
+	}
+	L := st.L
+	L.Push(fn)
+	for _, a := range args {
+		L.Push(a)
+	}
+	if err := L.PCall(len(args), nret, nil); err != nil {
+		return nil, err
+	}
+	results := make([]lua.LValue, nret)
+	for i := range results {
+		results[i] = L.Get(i - nret)
+	}
+	L.Pop(nret)
+	return results, nil
+}
+
+// Check runs the script's chunk in the sandbox and reports whether it
+// defines function as a global function: what validating a customization
+// needs. Errors are *interpreter.ScriptError.
+func (e *Engine) Check(s *Script, function string) error {
+	op := operationOf(function)
+	return e.session(context.Background(), s, op, func(st *state) error {
+		_, err := st.function(function)
+		return err
+	})
+}
+
+// operationOf returns the operation whose script defines function, or 0.
+func operationOf(function string) interpreter.Operation {
+	for _, op := range interpreter.Operations() {
+		if op.LuaFunction() == function {
+			return op
+		}
+	}
+	return 0
+}

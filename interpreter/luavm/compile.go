@@ -1,0 +1,118 @@
+package luavm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// MaxSourceSize bounds the text of one script.
+const MaxSourceSize = 1 << 20
+
+// maxCached bounds the compile cache; past it the cache starts over.
+const maxCached = 4096
+
+// Script is a compiled script, ready to run any number of times, from any
+// number of goroutines at once.
+type Script struct {
+	name  string
+	proto *lua.FunctionProto // shared by every Script compiled from the same text
+	cover *scriptCoverage    // nil when compiled without coverage
+}
+
+// Name returns the name the script was compiled under, which its errors carry.
+func (s *Script) Name() string { return s.name }
+
+// compiled is a cache entry: the bytecode of one source text.
+type compiled struct {
+	proto *lua.FunctionProto
+	lines []int // executable lines, with coverage on
+}
+
+type scriptCache struct {
+	mu      sync.Mutex
+	entries map[string]*compiled
+}
+
+// Compile compiles source once per engine (later calls with the same text
+// reuse the bytecode) and returns it as a Script named name. A syntax error
+// is an *interpreter.ScriptError with the line.
+func (e *Engine) Compile(name, source string) (*Script, error) {
+	c, err := e.cache.get(source, e.cfg.coverage != nil)
+	if err != nil {
+		var se *interpreter.ScriptError
+		if errors.As(err, &se) {
+			se.Customization = name
+		}
+		return nil, err
+	}
+	s := &Script{name: name, proto: c.proto}
+	if e.cfg.coverage != nil {
+		s.cover = e.cfg.coverage.register(name, c.lines)
+	}
+	return s, nil
+}
+
+func (c *scriptCache) get(source string, cover bool) (*compiled, error) {
+	c.mu.Lock()
+	entry, ok := c.entries[source]
+	c.mu.Unlock()
+	if ok {
+		return entry, nil
+	}
+	entry, err := compile(source, cover)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxCached {
+		c.entries = map[string]*compiled{}
+	}
+	c.entries[source] = entry
+	return entry, nil
+}
+
+// compile parses source, rewrites it (see rewriter) and compiles it to bytecode.
+func compile(source string, cover bool) (entry *compiled, err error) {
+	if len(source) > MaxSourceSize {
+		return nil, &interpreter.ScriptError{Err: fmt.Errorf("script is %d bytes, more than the %d allowed", len(source), MaxSourceSize)}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			entry, err = nil, &interpreter.ScriptError{Err: fmt.Errorf("compiling the script: %v", r)}
+		}
+	}()
+	chunk, err := parse.Parse(strings.NewReader(source), chunkName)
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	chunk, lines := rewriteChunk(chunk, cover)
+	proto, err := lua.Compile(chunk, chunkName)
+	if err != nil {
+		var ce *lua.CompileError
+		if errors.As(err, &ce) {
+			return nil, &interpreter.ScriptError{Line: ce.Line, Err: errors.New(ce.Message)}
+		}
+		return nil, &interpreter.ScriptError{Err: err}
+	}
+	return &compiled{proto: proto, lines: lines}, nil
+}
+
+func syntaxError(err error) error {
+	var pe *parse.Error
+	if !errors.As(err, &pe) {
+		return &interpreter.ScriptError{Err: fmt.Errorf("syntax error: %w", err)}
+	}
+	msg := strings.TrimSpace(pe.Message)
+	if pe.Pos.Line == parse.EOF {
+		return &interpreter.ScriptError{Err: fmt.Errorf("syntax error at the end of the script: %s", msg)}
+	}
+	return &interpreter.ScriptError{Line: pe.Pos.Line, Err: fmt.Errorf("syntax error near %q: %s", pe.Token, msg)}
+}

@@ -1,0 +1,76 @@
+// Package luavm is the Lua engine of luainterp: it runs the Lua hooks of
+// ResourceInterpreterCustomizations with Karmada's script contract (see
+// the interpreter package doc), on gopher-lua.
+//
+// # Getting started
+//
+//	e := luavm.New(luavm.WithTimeout(time.Second))
+//	s, err := e.Compile("my-customization", source) // once
+//	replicas, requires, err := e.GetReplicas(ctx, s, obj)
+//
+// Compile caches bytecode by source text. An Engine keeps a pool of Lua
+// states that grows with concurrency up to WithMaxStates; every call runs
+// the script's chunk in fresh globals, so nothing a call sets outlives it.
+// Errors are *interpreter.ScriptError with the script's name, the
+// operation and the Lua line; errors.Is matches ErrTimeout and
+// ErrMemoryLimit when a call hits a limit.
+//
+// # Go to Lua
+//
+//   - A map with string keys becomes a table with those keys; a slice
+//     becomes a table with keys 1..n (a nil element leaves a hole).
+//   - Strings, booleans and numbers become Lua strings, booleans and
+//     numbers (Lua numbers are float64: integers past 2^53 lose precision).
+//   - nil becomes nil, so a field holding null is absent in Lua.
+//   - Each call gets new tables: a script may change its arguments freely.
+//
+// # Lua to Go
+//
+//   - A table whose keys are all positive whole numbers is an array of
+//     length its largest key, holes becoming null. If the largest key is
+//     more than twice the number of elements the table is a sparse array
+//     and an error.
+//   - Any other table is an object. Its keys must be strings or numbers; a
+//     number key is written in decimal ("1").
+//   - A whole number within int64's range becomes an int64, any other
+//     number a float64. NaN and infinities are errors.
+//   - Strings and booleans stay strings and booleans. Functions and other
+//     values are errors.
+//   - A table that contains itself, tables nested more than 100 deep and
+//     results of more than 2^20 values are errors.
+//   - Empty tables: Lua cannot tell {} from []. An empty table that is the
+//     whole result is {} where an object is expected and [] where a list
+//     is. An empty table in a field is decided by the field's path (field
+//     names from the root, array positions left out) in the reference
+//     objects: {} where a reference held an empty object at that path, []
+//     where it held an empty array, and otherwise the field is dropped. An
+//     empty table inside an array with no such reference is {}. The
+//     references are the input object for ReviseReplica, desired and
+//     observed for Retain, and none for the other operations.
+//
+// # Sandbox and limits
+//
+// Scripts see the base library without collectgarbage, dofile, getfenv,
+// getmetatable, load, loadfile, loadstring, module, newproxy, rawequal,
+// rawget, rawset, setfenv and setmetatable; table; math; string without
+// dump; os with only time and date; require, which loads the preloaded
+// modules kube and json (and returns the libraries above by name); and
+// print, which writes a line to the sink of WithPrint or ContextWithPrint.
+//
+// Every call has a deadline (WithTimeout, or the context's if earlier)
+// that pcall cannot catch, a call stack of 200 frames, and a memory
+// budget (WithMemoryBudget) enforced by a watchdog that samples the
+// process heap every millisecond. No single step can allocate past the
+// budget: `..`, string.rep, string.format, string.gsub and table.concat
+// refuse to build a string longer than a quarter of the budget, gsub and
+// gmatch find their matches one at a time, and a table index past 2^20
+// is stored sparsely (this sets gopher-lua's lua.MaxArrayIndex for the
+// whole process). A call that hits a limit fails alone; its state is
+// discarded and the process carries on.
+//
+// # Coverage
+//
+// An engine built WithCoverage compiles scripts with a counter before
+// every statement and reports, per script name, the executable lines and
+// how often each ran.
+package luavm

@@ -1,0 +1,41 @@
+package luavm
+
+import (
+	"context"
+)
+
+// Engine runs Lua hooks: it compiles scripts (once per source text), keeps
+// a bounded pool of Lua states, and runs each call in fresh globals under a
+// deadline and a memory budget. It is safe for concurrent use.
+type Engine struct {
+	cfg      config
+	cache    scriptCache
+	pool     *pool
+	watchdog *watchdog
+}
+
+// New returns an engine configured by opts.
+func New(opts ...Option) *Engine {
+	e := &Engine{cfg: defaultConfig(), watchdog: newWatchdog()}
+	for _, opt := range opts {
+		opt(&e.cfg)
+	}
+	e.pool = newPool(&e.cfg)
+	return e
+}
+
+type printKey struct{}
+
+// ContextWithPrint returns a context under which the lines scripts print
+// go to fn instead of the engine's WithPrint sink: one sink per call, for
+// example to capture the prints of one test case.
+func ContextWithPrint(ctx context.Context, fn func(line string)) context.Context {
+	return context.WithValue(ctx, printKey{}, fn)
+}
+
+func (e *Engine) printSink(ctx context.Context) func(string) {
+	if fn, ok := ctx.Value(printKey{}).(func(string)); ok && fn != nil {
+		return fn
+	}
+	return e.cfg.print
+}

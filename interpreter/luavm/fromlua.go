@@ -1,0 +1,253 @@
+package luavm
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// maxValues bounds how many values one conversion from Lua produces, so
+// that a table shared many times over (t = {a = u, b = u}, u = {a = v, b
+// = v}, ...) cannot make the converter build an exponentially large tree.
+const maxValues = 1 << 20
+
+// decoder converts a Lua result to Go values (see the package doc for the
+// rules), applying the empty-table rule against its references.
+type decoder struct {
+	refs      *emptyRefs
+	keepEmpty bool          // every empty table becomes {} (the json module)
+	keys      []string      // field names from the root, array positions left out
+	parents   []*lua.LTable // the tables being converted, to catch cycles
+	values    int
+}
+
+// fromLua converts a Lua value with no references: empty tables in fields are dropped.
+func fromLua(v lua.LValue) (any, error) {
+	var d decoder
+	return d.root(v, shapeAny)
+}
+
+// shape is what a result is expected to be, which settles an empty table at the root.
+type shape int
+
+const (
+	shapeAny shape = iota
+	shapeObject
+	shapeList
+)
+
+// root converts a whole result. An empty table at the root is {} for an
+// object and [] for a list; with shapeAny it is {}.
+func (d *decoder) root(v lua.LValue, want shape) (any, error) {
+	if t, ok := v.(*lua.LTable); ok && isEmpty(t) {
+		if want == shapeList {
+			return []any{}, nil
+		}
+		return map[string]any{}, nil
+	}
+	out, _, err := d.value(v, false)
+	return out, err
+}
+
+func isEmpty(t *lua.LTable) bool {
+	k, _ := t.Next(lua.LNil)
+	return k == lua.LNil
+}
+
+// value converts v; keep is false for an empty table in a field that the
+// empty-table rule drops.
+func (d *decoder) value(v lua.LValue, inArray bool) (out any, keep bool, err error) {
+	if d.values++; d.values > maxValues {
+		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
+	}
+	switch v := v.(type) {
+	case *lua.LNilType:
+		return nil, true, nil
+	case lua.LBool:
+		return bool(v), true, nil
+	case lua.LString:
+		return string(v), true, nil
+	case lua.LNumber:
+		n, err := number(v)
+		return n, true, err
+	case *lua.LTable:
+		if isEmpty(v) {
+			return d.empty(inArray)
+		}
+		out, err := d.table(v)
+		return out, true, err
+	}
+	return nil, false, &convError{msg: fmt.Sprintf("cannot convert a %s value", v.Type())}
+}
+
+// number converts a Lua number: a whole number in int64's range becomes an
+// int64, any other finite number a float64.
+func number(n lua.LNumber) (any, error) {
+	f := float64(n)
+	switch {
+	case math.IsNaN(f):
+		return nil, &convError{msg: "number is NaN"}
+	case math.IsInf(f, 0):
+		return nil, &convError{msg: "number is infinite"}
+	case f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64:
+		return int64(f), nil
+	}
+	return f, nil
+}
+
+// empty applies the empty-table rule at the current path: {} where a
+// reference held an empty object there, [] where it held an empty array,
+// and otherwise dropped (or {} inside an array, where nothing can be dropped).
+func (d *decoder) empty(inArray bool) (any, bool, error) {
+	if d.keepEmpty {
+		return map[string]any{}, true, nil
+	}
+	switch d.refs.lookup(d.keys) {
+	case shapeObject:
+		return map[string]any{}, true, nil
+	case shapeList:
+		return []any{}, true, nil
+	}
+	if inArray {
+		return map[string]any{}, true, nil
+	}
+	return nil, false, nil
+}
+
+func (d *decoder) table(t *lua.LTable) (any, error) {
+	if len(d.parents) >= maxDepth {
+		return nil, &convError{msg: fmt.Sprintf("tables nest deeper than %d levels", maxDepth)}
+	}
+	for _, p := range d.parents {
+		if p == t {
+			return nil, &convError{msg: "table contains itself"}
+		}
+	}
+	d.parents = append(d.parents, t)
+	defer func() { d.parents = d.parents[:len(d.parents)-1] }()
+
+	n, maxIndex, array := 0, 0, true
+	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
+		n++
+		if i, ok := arrayIndex(k); ok {
+			maxIndex = max(maxIndex, i)
+		} else {
+			array = false
+		}
+	}
+	if !array {
+		return d.object(t, n)
+	}
+	if maxIndex > 2*n {
+		return nil, &convError{msg: fmt.Sprintf("sparse array: index %d with only %d elements", maxIndex, n)}
+	}
+	out := make([]any, maxIndex)
+	for i := range out {
+		v, keep, err := d.value(t.RawGetInt(i+1), true)
+		if err != nil {
+			return nil, atIndex(err, i)
+		}
+		if keep {
+			out[i] = v
+		}
+	}
+	return out, nil
+}
+
+// arrayIndex reports whether k is a positive whole number, as array keys are.
+func arrayIndex(k lua.LValue) (int, bool) {
+	n, ok := k.(lua.LNumber)
+	if !ok || n < 1 || n > math.MaxInt32 || float64(n) != math.Trunc(float64(n)) {
+		return 0, false
+	}
+	return int(n), true
+}
+
+func (d *decoder) object(t *lua.LTable, n int) (any, error) {
+	out := make(map[string]any, n)
+	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		var key string
+		switch k := k.(type) {
+		case lua.LString:
+			key = string(k)
+		case lua.LNumber:
+			key = numberKey(k)
+		default:
+			return nil, &convError{msg: fmt.Sprintf("table key of type %s (only strings and numbers)", k.Type())}
+		}
+		d.keys = append(d.keys, key)
+		val, keep, err := d.value(v, false)
+		d.keys = d.keys[:len(d.keys)-1]
+		if err != nil {
+			return nil, atKey(err, key)
+		}
+		if keep {
+			out[key] = val
+		}
+	}
+	return out, nil
+}
+
+// numberKey renders a number key of a table that is not an array, as
+// Karmada does: whole numbers without a fraction.
+func numberKey(n lua.LNumber) string {
+	if f := float64(n); f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return n.String()
+}
+
+// emptyRefs answers, for a field path, whether the reference objects held
+// an empty object or an empty array there. It walks the references on the
+// first question only, since most results hold no empty table.
+type emptyRefs struct {
+	objects []map[string]any
+	paths   map[string]shape
+}
+
+func newEmptyRefs(objects ...map[string]any) *emptyRefs { return &emptyRefs{objects: objects} }
+
+func (r *emptyRefs) lookup(keys []string) shape {
+	if r == nil {
+		return shapeAny
+	}
+	if r.paths == nil {
+		r.paths = map[string]shape{}
+		for _, obj := range r.objects {
+			r.collect(obj, nil)
+		}
+	}
+	return r.paths[strings.Join(keys, "\x00")]
+}
+
+// collect records the empty objects and arrays under v, at paths of field
+// names (array positions left out). An empty object wins over an empty array.
+func (r *emptyRefs) collect(v any, keys []string) {
+	record := func(s shape) {
+		p := strings.Join(keys, "\x00")
+		if r.paths[p] != shapeObject {
+			r.paths[p] = s
+		}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 {
+			record(shapeObject)
+			return
+		}
+		for k, e := range v {
+			r.collect(e, append(keys[:len(keys):len(keys)], k))
+		}
+	case []any:
+		if len(v) == 0 {
+			record(shapeList)
+			return
+		}
+		for _, e := range v {
+			r.collect(e, keys)
+		}
+	}
+}

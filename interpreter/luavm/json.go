@@ -1,0 +1,47 @@
+package luavm
+
+import (
+	"encoding/json"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// jsonModule is require("json"):
+//
+//	encode(value) -> string
+//	    The value as JSON, by the conversion rules of results, except that
+//	    an empty table is always {}.
+//	decode(text) -> value
+//	    The JSON text as Lua values: objects and arrays become tables,
+//	    null becomes nil.
+var jsonModule = map[string]lua.LGFunction{
+	"encode": jsonEncode,
+	"decode": jsonDecode,
+}
+
+func jsonEncode(L *lua.LState) int {
+	d := decoder{keepEmpty: true}
+	v, err := d.root(L.CheckAny(1), shapeAny)
+	if err != nil {
+		L.ArgError(1, err.Error())
+	}
+	text, err := json.Marshal(v)
+	if err != nil {
+		L.ArgError(1, err.Error())
+	}
+	L.Push(lua.LString(text))
+	return 1
+}
+
+func jsonDecode(L *lua.LState) int {
+	var v any
+	if err := json.Unmarshal([]byte(L.CheckString(1)), &v); err != nil {
+		L.ArgError(1, "invalid JSON: "+err.Error())
+	}
+	lv, err := toLua(L, v)
+	if err != nil {
+		L.ArgError(1, err.Error())
+	}
+	L.Push(lv)
+	return 1
+}

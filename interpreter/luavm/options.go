@@ -1,0 +1,87 @@
+package luavm
+
+import (
+	"runtime"
+	"time"
+)
+
+// Defaults of the engine's options.
+const (
+	DefaultTimeout      = time.Second
+	DefaultMemoryBudget = 128 << 20
+)
+
+// Option configures an Engine.
+type Option func(*config)
+
+type config struct {
+	timeout   time.Duration
+	budget    int64
+	maxStates int
+	print     func(string)
+	coverage  *Coverage
+}
+
+func defaultConfig() config {
+	return config{
+		timeout:   DefaultTimeout,
+		budget:    DefaultMemoryBudget,
+		maxStates: max(8, 2*runtime.GOMAXPROCS(0)),
+		print:     func(string) {},
+	}
+}
+
+// maxString is the longest string a string function may build: a quarter
+// of the memory budget, so that one call of string.rep or table.concat
+// cannot overshoot the budget on its own.
+func (c *config) maxString() int { return int(c.budget / 4) }
+
+// WithTimeout sets how long one call may run (DefaultTimeout when unset).
+// A caller's context deadline that comes earlier wins.
+func WithTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.timeout = d
+		}
+	}
+}
+
+// WithMemoryBudget sets by how many bytes the process heap may grow while
+// one call runs before the call is stopped with ErrMemoryLimit
+// (DefaultMemoryBudget when unset). String functions refuse to build a
+// string longer than a quarter of the budget.
+func WithMemoryBudget(bytes int64) Option {
+	return func(c *config) {
+		if bytes > 0 {
+			c.budget = bytes
+		}
+	}
+}
+
+// WithMaxStates bounds the pool of Lua states, and so the number of calls
+// that run at once; further calls wait for a state. The default is twice
+// GOMAXPROCS, at least 8.
+func WithMaxStates(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxStates = n
+		}
+	}
+}
+
+// WithPrint sends each line a script prints to fn, unless the call's
+// context carries its own sink (ContextWithPrint). By default print output
+// is discarded. fn may be called from several goroutines at once.
+func WithPrint(fn func(line string)) Option {
+	return func(c *config) {
+		if fn != nil {
+			c.print = fn
+		}
+	}
+}
+
+// WithCoverage makes the engine compile scripts with line counters that
+// record into cov. Counting costs time; use it for tests, not in production.
+func WithCoverage(cov *Coverage) Option {
+	return func(c *config) { c.coverage = cov }
+}

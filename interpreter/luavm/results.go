@@ -1,0 +1,218 @@
+package luavm
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	lua "github.com/yuin/gopher-lua"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// resultErr names the result that failed validation.
+func resultErr(name string, err error) error { return fmt.Errorf("result %s: %w", name, err) }
+
+// replicaCount validates a replica count: a whole number from 0 to
+// 2147483647 (Karmada truncates 2.5 to 2 and wraps 1e20; this does not).
+func replicaCount(v lua.LValue) (int32, error) {
+	n, ok := v.(lua.LNumber)
+	if !ok {
+		return 0, fmt.Errorf("expected number, got %s", v.Type())
+	}
+	return replicasOf(float64(n))
+}
+
+func replicasOf(f float64) (int32, error) {
+	n := lua.LNumber(f)
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return 0, fmt.Errorf("%v is not a finite number", n)
+	case f != math.Trunc(f):
+		return 0, fmt.Errorf("%v is not a whole number", n)
+	case f < 0:
+		return 0, fmt.Errorf("%v is negative", n)
+	case f > math.MaxInt32:
+		return 0, fmt.Errorf("%v is more than %d", n, math.MaxInt32)
+	}
+	return int32(f), nil
+}
+
+// decodedReplicas validates a replica count inside a converted table.
+func decodedReplicas(v any) error {
+	var err error
+	switch n := v.(type) {
+	case int64:
+		_, err = replicasOf(float64(n))
+	case float64:
+		_, err = replicasOf(n)
+	default:
+		err = fmt.Errorf("expected number, got %s", luaType(v))
+	}
+	return err
+}
+
+// objectOf converts an object result, its empty tables settled against refs.
+func objectOf(v lua.LValue, refs *emptyRefs) (map[string]any, error) {
+	if _, ok := v.(*lua.LTable); !ok {
+		return nil, fmt.Errorf("expected table, got %s", v.Type())
+	}
+	d := decoder{refs: refs}
+	out, err := d.root(v, shapeObject)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := out.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("expected an object, got an array")
+	}
+	return m, nil
+}
+
+// objectResult converts an object result against refs.
+func objectResult(refs *emptyRefs) func(lua.LValue) (*unstructured.Unstructured, error) {
+	return func(v lua.LValue) (*unstructured.Unstructured, error) {
+		m, err := objectOf(v, refs)
+		if err != nil {
+			return nil, err
+		}
+		return &unstructured.Unstructured{Object: m}, nil
+	}
+}
+
+func healthResult(v lua.LValue) (bool, error) {
+	b, ok := v.(lua.LBool)
+	if !ok {
+		return false, fmt.Errorf("expected boolean, got %s", v.Type())
+	}
+	return bool(b), nil
+}
+
+// optionalObject is objectOf with no references, for results that may be nil.
+func optionalObject(v lua.LValue) (map[string]any, error) {
+	if v == lua.LNil {
+		return nil, nil
+	}
+	if _, ok := v.(*lua.LTable); !ok {
+		return nil, fmt.Errorf("expected table or nil, got %s", v.Type())
+	}
+	return objectOf(v, nil)
+}
+
+// listOf converts a list result: nil for nil, each element an object.
+func listOf(v lua.LValue) ([]map[string]any, error) {
+	if v == lua.LNil {
+		return nil, nil
+	}
+	if _, ok := v.(*lua.LTable); !ok {
+		return nil, fmt.Errorf("expected table or nil, got %s", v.Type())
+	}
+	var d decoder
+	out, err := d.root(v, shapeList)
+	if err != nil {
+		return nil, err
+	}
+	list, ok := out.([]any)
+	if !ok {
+		return nil, fmt.Errorf("expected an array, got an object")
+	}
+	items := make([]map[string]any, len(list))
+	for i, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("[%d]: expected table, got %s", i, luaType(e))
+		}
+		items[i] = m
+	}
+	return items, nil
+}
+
+// typed converts an unstructured map to a Go type with the JSON field names.
+func typed(m map[string]any, into any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(m, into)
+}
+
+func requirementsResult(v lua.LValue) (*interpreter.ReplicaRequirements, error) {
+	m, err := optionalObject(v)
+	if m == nil || err != nil {
+		return nil, err
+	}
+	var req interpreter.ReplicaRequirements
+	if err := typed(m, &req); err != nil {
+		return nil, err
+	}
+	return &req, nil
+}
+
+func componentsResult(v lua.LValue) ([]interpreter.Component, error) {
+	items, err := listOf(v)
+	if items == nil || err != nil {
+		return nil, err
+	}
+	out := make([]interpreter.Component, len(items))
+	for i, m := range items {
+		if n, ok := m["replicas"]; ok {
+			if err := decodedReplicas(n); err != nil {
+				return nil, fmt.Errorf("[%d].replicas: %w", i, err)
+			}
+		}
+		if err := typed(m, &out[i]); err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+func dependenciesResult(v lua.LValue) ([]interpreter.DependentObjectReference, error) {
+	items, err := listOf(v)
+	if items == nil || err != nil {
+		return nil, err
+	}
+	out := make([]interpreter.DependentObjectReference, len(items))
+	for i, m := range items {
+		if err := typed(m, &out[i]); err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
+		}
+		switch {
+		case out[i].APIVersion == "":
+			return nil, fmt.Errorf("[%d]: the reference has no apiVersion", i)
+		case out[i].Kind == "":
+			return nil, fmt.Errorf("[%d]: the reference has no kind", i)
+		}
+	}
+	return out, nil
+}
+
+func statusResult(v lua.LValue) (*runtime.RawExtension, error) {
+	m, err := optionalObject(v)
+	if m == nil || err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return &runtime.RawExtension{Raw: raw}, nil
+}
+
+// luaType names the Lua type a converted value came from.
+func luaType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "nil"
+	case map[string]any, []any:
+		return "table"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	}
+	return "number"
+}

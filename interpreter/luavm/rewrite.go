@@ -1,0 +1,188 @@
+package luavm
+
+import (
+	"strconv"
+
+	"github.com/yuin/gopher-lua/ast"
+)
+
+// The hidden locals a compiled chunk receives as its arguments. Their
+// names are not Lua identifiers, so a script can neither name nor shadow them.
+const (
+	concatLocal = "(concat)"
+	coverLocal  = "(cover)"
+)
+
+// rewriter adjusts a parsed chunk before it is compiled:
+//
+//   - every `..` chain becomes a call of the hidden bounded concatenation,
+//     so that one expression cannot build a string past the memory budget
+//     (gopher-lua's own concatenation has no limit and no hook);
+//   - with coverage on, a call of the hidden line counter goes before each
+//     statement, and the statement's line is recorded as executable.
+//
+// Every inserted node carries the line of the code it stands for, so error
+// positions do not move.
+type rewriter struct {
+	cover bool
+	lines map[int]struct{}
+}
+
+// rewriteChunk rewrites chunk in place and returns it with the prologue
+// `local (concat), (cover) = ...`, and the executable lines when covering.
+func rewriteChunk(chunk []ast.Stmt, cover bool) ([]ast.Stmt, []int) {
+	r := &rewriter{cover: cover, lines: map[int]struct{}{}}
+	body := r.block(chunk)
+	prologue := &ast.LocalAssignStmt{Names: []string{concatLocal, coverLocal}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
+	if !cover {
+		return append([]ast.Stmt{prologue}, body...), nil
+	}
+	return append([]ast.Stmt{prologue}, body...), sortedLines(r.lines)
+}
+
+func (r *rewriter) block(stmts []ast.Stmt) []ast.Stmt {
+	out := stmts
+	if r.cover {
+		out = make([]ast.Stmt, 0, 2*len(stmts))
+	}
+	for _, s := range stmts {
+		r.stmt(s)
+		if r.cover {
+			if _, label := s.(*ast.LabelStmt); !label {
+				out = append(out, r.counter(s.Line()))
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// counter is the statement `(cover)(line)`.
+func (r *rewriter) counter(line int) ast.Stmt {
+	r.lines[line] = struct{}{}
+	arg := &ast.NumberExpr{Value: strconv.Itoa(line)}
+	call := &ast.FuncCallExpr{Func: ident(coverLocal, line), Args: []ast.Expr{arg}}
+	stmt := &ast.FuncCallStmt{Expr: call}
+	for _, n := range []ast.PositionHolder{arg, call, stmt} {
+		n.SetLine(line)
+		n.SetLastLine(line)
+	}
+	return stmt
+}
+
+func (r *rewriter) stmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		r.exprs(s.Lhs)
+		r.exprs(s.Rhs)
+	case *ast.LocalAssignStmt:
+		r.exprs(s.Exprs)
+	case *ast.FuncCallStmt:
+		s.Expr = r.expr(s.Expr)
+	case *ast.DoBlockStmt:
+		s.Stmts = r.block(s.Stmts)
+	case *ast.WhileStmt:
+		s.Condition = r.expr(s.Condition)
+		s.Stmts = r.block(s.Stmts)
+	case *ast.RepeatStmt:
+		s.Stmts = r.block(s.Stmts)
+		s.Condition = r.expr(s.Condition)
+	case *ast.IfStmt:
+		s.Condition = r.expr(s.Condition)
+		s.Then = r.block(s.Then)
+		s.Else = r.block(s.Else)
+	case *ast.NumberForStmt:
+		s.Init = r.expr(s.Init)
+		s.Limit = r.expr(s.Limit)
+		if s.Step != nil {
+			s.Step = r.expr(s.Step)
+		}
+		s.Stmts = r.block(s.Stmts)
+	case *ast.GenericForStmt:
+		r.exprs(s.Exprs)
+		s.Stmts = r.block(s.Stmts)
+	case *ast.FuncDefStmt:
+		if s.Name != nil {
+			s.Name.Func = r.expr(s.Name.Func)
+			s.Name.Receiver = r.expr(s.Name.Receiver)
+		}
+		r.expr(s.Func)
+	case *ast.ReturnStmt:
+		r.exprs(s.Exprs)
+	}
+}
+
+func (r *rewriter) exprs(es []ast.Expr) {
+	for i, e := range es {
+		es[i] = r.expr(e)
+	}
+}
+
+func (r *rewriter) expr(e ast.Expr) ast.Expr {
+	switch e := e.(type) {
+	case *ast.StringConcatOpExpr:
+		return r.concat(e)
+	case *ast.AttrGetExpr:
+		e.Object = r.expr(e.Object)
+		e.Key = r.expr(e.Key)
+	case *ast.TableExpr:
+		for _, f := range e.Fields {
+			f.Key = r.expr(f.Key)
+			f.Value = r.expr(f.Value)
+		}
+	case *ast.FuncCallExpr:
+		e.Func = r.expr(e.Func)
+		e.Receiver = r.expr(e.Receiver)
+		r.exprs(e.Args)
+	case *ast.LogicalOpExpr:
+		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+	case *ast.RelationalOpExpr:
+		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+	case *ast.ArithmeticOpExpr:
+		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
+	case *ast.UnaryMinusOpExpr:
+		e.Expr = r.expr(e.Expr)
+	case *ast.UnaryNotOpExpr:
+		e.Expr = r.expr(e.Expr)
+	case *ast.UnaryLenOpExpr:
+		e.Expr = r.expr(e.Expr)
+	case *ast.FunctionExpr:
+		e.Stmts = r.block(e.Stmts)
+	}
+	return e
+}
+
+// concat turns the chain a .. b .. c into (concat)(a, b, c). An operand
+// that could yield several values (a call, or ...) is cut to one, as the
+// operator does.
+func (r *rewriter) concat(e *ast.StringConcatOpExpr) ast.Expr {
+	var operands []ast.Expr
+	var collect func(ast.Expr)
+	collect = func(x ast.Expr) {
+		if c, ok := x.(*ast.StringConcatOpExpr); ok {
+			collect(c.Lhs)
+			collect(c.Rhs)
+			return
+		}
+		x = r.expr(x)
+		switch x := x.(type) {
+		case *ast.FuncCallExpr:
+			x.AdjustRet = true
+		case *ast.Comma3Expr:
+			x.AdjustRet = true
+		}
+		operands = append(operands, x)
+	}
+	collect(e)
+	call := &ast.FuncCallExpr{Func: ident(concatLocal, e.Line()), Args: operands, AdjustRet: true}
+	call.SetLine(e.Line())
+	call.SetLastLine(e.LastLine())
+	return call
+}
+
+func ident(name string, line int) *ast.IdentExpr {
+	id := &ast.IdentExpr{Value: name}
+	id.SetLine(line)
+	id.SetLastLine(line)
+	return id
+}

@@ -1,0 +1,323 @@
+package luavm
+
+import (
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/pm"
+)
+
+// The bounded string functions. Each refuses, before allocating, to build
+// a string longer than the engine allows (config.maxString); gsub and
+// gmatch also find their matches one at a time, so neither a long subject
+// nor a replacement that multiplies it costs more than the result.
+
+// maxFormatWidth is the longest width or precision string.format accepts
+// in a directive, as in C Lua (two digits).
+const maxFormatWidth = 99
+
+// checkSize raises the memory-limit error when what would be n bytes long.
+func (st *state) checkSize(what string, n int) {
+	if n > st.cfg.maxString() || n < 0 {
+		st.raiseLimit("%s would build a string of %d bytes, more than the %d allowed", what, n, st.cfg.maxString())
+	}
+}
+
+// concatValues is the `..` operator (see rewriter): it joins strings and
+// numbers, and names the type of any other operand.
+func (st *state) concatValues(L *lua.LState) int {
+	n := L.GetTop()
+	size := 0
+	for i := 1; i <= n; i++ {
+		switch v := L.Get(i).(type) {
+		case lua.LString:
+			size += len(v)
+		case lua.LNumber:
+			size += 24
+		default:
+			L.RaiseError("attempt to concatenate a %s value", v.Type().String())
+		}
+	}
+	st.checkSize("..", size)
+	var b strings.Builder
+	b.Grow(size)
+	for i := 1; i <= n; i++ {
+		b.WriteString(lua.LVAsString(L.Get(i)))
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+func (st *state) strRep(L *lua.LState) int {
+	s := L.CheckString(1)
+	n := L.CheckInt(2)
+	if n <= 0 || s == "" {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	if n > st.cfg.maxString()/len(s) {
+		st.raiseLimit("string.rep would build a string of %d × %d bytes, more than the %d allowed", n, len(s), st.cfg.maxString())
+	}
+	L.Push(lua.LString(strings.Repeat(s, n)))
+	return 1
+}
+
+// strFormat checks the directives and the size of what string.format
+// could produce, then lets gopher-lua's format do the work.
+func (st *state) strFormat(format lua.LGFunction) lua.LGFunction {
+	return func(L *lua.LState) int {
+		f := L.CheckString(1)
+		size := len(f)
+		directives := 0
+		for i := 0; i < len(f); i++ {
+			if f[i] != '%' {
+				continue
+			}
+			i++
+			if i < len(f) && f[i] == '%' {
+				continue
+			}
+			directives++
+			for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
+				i++
+			}
+			for _, part := range []string{"width", "precision"} {
+				if part == "precision" {
+					if i >= len(f) || f[i] != '.' {
+						break
+					}
+					i++
+				}
+				start := i
+				for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+					i++
+				}
+				if i-start > 2 {
+					L.RaiseError("invalid format (%s too long, at most %d)", part, maxFormatWidth)
+				}
+			}
+		}
+		for i := 2; i <= L.GetTop(); i++ {
+			size += maxFormatWidth + 2
+			if s, ok := L.Get(i).(lua.LString); ok {
+				size += 2 * len(s)
+			}
+		}
+		size += directives * maxFormatWidth
+		st.checkSize("string.format", size)
+		return format(L)
+	}
+}
+
+func (st *state) tableConcat(L *lua.LState) int {
+	t := L.CheckTable(1)
+	sep := L.OptString(2, "")
+	n := t.Len()
+	i := L.OptInt(3, 1)
+	j := L.OptInt(4, n)
+	// gopher-lua's index rules, kept for compatibility: the range is
+	// clamped to the array, and a lone start outside it gives "".
+	if L.GetTop() == 3 && (i > n || i < 1) {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	i, j = max(min(i, n), 1), min(j, n)
+	if i > j {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	size := 0
+	for k := i; k <= j; k++ {
+		v := t.RawGetInt(k)
+		if !lua.LVCanConvToString(v) {
+			L.RaiseError("invalid value (%s) at index %d in table for concat", v.Type().String(), k)
+		}
+		size += len(lua.LVAsString(v)) + len(sep)
+		if size > st.cfg.maxString() {
+			st.checkSize("table.concat", size)
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for k := i; k <= j; k++ {
+		if k > i {
+			b.WriteString(sep)
+		}
+		b.WriteString(lua.LVAsString(t.RawGetInt(k)))
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+// osDate is os.date with a bounded format (its output grows with the format).
+func (st *state) osDate(date lua.LGFunction) lua.LGFunction {
+	return func(L *lua.LState) int {
+		if f, ok := L.Get(1).(lua.LString); ok && len(f) > 256 {
+			L.ArgError(1, "format longer than 256 bytes")
+		}
+		return date(L)
+	}
+}
+
+// findNext returns the first match of pattern in src at or after offset.
+func findNext(L *lua.LState, pattern string, src []byte, offset int) *pm.MatchData {
+	mds, err := pm.Find(pattern, src, offset, 1)
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	if len(mds) == 0 {
+		return nil
+	}
+	return mds[0]
+}
+
+// nextOffset is where the search resumes after a match, as gopher-lua's
+// matcher does: past the match, and one byte on after an empty one.
+func nextOffset(m *pm.MatchData) int { return max(m.Capture(0)+1, m.Capture(1)) }
+
+// capture returns capture i (0 is the whole match; 1 with no captures is
+// the whole match too), a position capture as a number.
+func capture(L *lua.LState, m *pm.MatchData, src string, i int) lua.LValue {
+	idx := 2 * i
+	if idx == 2 && m.CaptureLength() == 2 {
+		idx = 0
+	}
+	if idx >= m.CaptureLength() {
+		L.RaiseError("invalid capture index")
+	}
+	if m.IsPosCapture(idx) {
+		return lua.LNumber(m.Capture(idx))
+	}
+	return lua.LString(src[m.Capture(idx):m.Capture(idx+1)])
+}
+
+// captures pushes the captures of m (the whole match when it has none)
+// and returns how many it pushed.
+func captures(L *lua.LState, m *pm.MatchData, src string) int {
+	n := max(1, m.CaptureLength()/2-1)
+	for i := 1; i <= n; i++ {
+		L.Push(capture(L, m, src, i))
+	}
+	return n
+}
+
+func (st *state) strGsub(L *lua.LState) int {
+	src := L.CheckString(1)
+	pattern := L.CheckString(2)
+	L.CheckTypes(3, lua.LTString, lua.LTTable, lua.LTFunction)
+	repl := L.Get(3)
+	limit := L.OptInt(4, -1)
+	anchored := strings.HasPrefix(pattern, "^")
+	var out strings.Builder
+	copied, count := 0, 0
+	bytes := []byte(src)
+	for offset := 0; offset <= len(src) && count != limit; {
+		m := findNext(L, pattern, bytes, offset)
+		if m == nil {
+			break
+		}
+		count++
+		start, end := m.Capture(0), m.Capture(1)
+		out.WriteString(src[copied:start])
+		copied = start
+		if r, ok := st.replacement(L, m, src, repl); ok {
+			st.checkSize("string.gsub", out.Len()+len(r)+len(src)-end)
+			out.WriteString(r)
+			copied = end
+		}
+		if anchored {
+			break
+		}
+		offset = nextOffset(m)
+		if count%1024 == 0 {
+			st.checkContext(L)
+		}
+	}
+	out.WriteString(src[copied:])
+	L.Push(lua.LString(out.String()))
+	L.Push(lua.LNumber(count))
+	return 2
+}
+
+// replacement is what a gsub match becomes; false when it stays as is.
+func (st *state) replacement(L *lua.LState, m *pm.MatchData, src string, repl lua.LValue) (string, bool) {
+	var v lua.LValue
+	switch r := repl.(type) {
+	case lua.LString:
+		return expand(L, m, src, string(r)), true
+	case *lua.LTable:
+		v = L.GetTable(r, capture(L, m, src, 1))
+	case *lua.LFunction:
+		L.Push(r)
+		L.Call(captures(L, m, src), 1)
+		v = L.Get(-1)
+		L.Pop(1)
+	}
+	switch v := v.(type) {
+	case lua.LString:
+		return string(v), true
+	case lua.LNumber:
+		return v.String(), true
+	case lua.LBool:
+		if !v {
+			return "", false
+		}
+	case *lua.LNilType:
+		return "", false
+	}
+	L.RaiseError("invalid replacement value (a %s)", v.Type().String())
+	return "", false
+}
+
+// expand substitutes %0–%9 in a gsub replacement string the way gopher-lua
+// does: %% is one %, and % before any other character stays as written.
+func expand(L *lua.LState, m *pm.MatchData, src, repl string) string {
+	if strings.IndexByte(repl, '%') < 0 {
+		return repl
+	}
+	var b strings.Builder
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '%' || i == len(repl)-1 {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch n := repl[i]; {
+		case n == '%':
+			b.WriteByte('%')
+		case n >= '0' && n <= '9':
+			b.WriteString(lua.LVAsString(capture(L, m, src, int(n-'0'))))
+		default:
+			b.WriteByte('%')
+			b.WriteByte(n)
+		}
+	}
+	return b.String()
+}
+
+// strGmatch returns an iterator that finds one match per call.
+func (st *state) strGmatch(L *lua.LState) int {
+	src := L.CheckString(1)
+	pattern := L.CheckString(2)
+	bytes := []byte(src)
+	anchored := strings.HasPrefix(pattern, "^")
+	offset := 0
+	L.Push(L.NewFunction(func(L *lua.LState) int {
+		if offset > len(src) {
+			return 0
+		}
+		m := findNext(L, pattern, bytes, offset)
+		if m == nil || anchored {
+			offset = len(src) + 1
+		}
+		if m == nil {
+			return 0
+		}
+		if !anchored {
+			offset = nextOffset(m)
+		}
+		return captures(L, m, src)
+	}))
+	return 1
+}

@@ -1,0 +1,118 @@
+package luavm
+
+import (
+	"encoding/json"
+	"fmt"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// maxDepth bounds how deeply values may nest, in both directions.
+const maxDepth = 100
+
+// toLua converts a Go value of the kinds JSON decoding produces (maps with
+// string keys, slices, strings, numbers, booleans, nil) into a Lua value:
+// a map or slice becomes a new table, nil becomes nil. Slices keep their
+// positions: a nil element leaves a hole.
+func toLua(L *lua.LState, v any) (lua.LValue, error) { return toLuaDepth(L, v, 0) }
+
+func toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, error) {
+	if depth > maxDepth {
+		return nil, &convError{msg: fmt.Sprintf("value nests deeper than %d levels", maxDepth)}
+	}
+	switch v := v.(type) {
+	case nil:
+		return lua.LNil, nil
+	case string:
+		return lua.LString(v), nil
+	case bool:
+		return lua.LBool(v), nil
+	case int64:
+		return lua.LNumber(v), nil
+	case float64:
+		return lua.LNumber(v), nil
+	case int:
+		return lua.LNumber(v), nil
+	case int32:
+		return lua.LNumber(v), nil
+	case float32:
+		return lua.LNumber(v), nil
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return nil, &convError{msg: fmt.Sprintf("number %q: %v", string(v), err)}
+		}
+		return lua.LNumber(f), nil
+	case map[string]any:
+		t := L.CreateTable(0, len(v))
+		for k, e := range v {
+			lv, err := toLuaDepth(L, e, depth+1)
+			if err != nil {
+				return nil, atKey(err, k)
+			}
+			t.RawSetString(k, lv)
+		}
+		return t, nil
+	case []any:
+		t := L.CreateTable(len(v), 0)
+		for i, e := range v {
+			lv, err := toLuaDepth(L, e, depth+1)
+			if err != nil {
+				return nil, atIndex(err, i)
+			}
+			t.RawSetInt(i+1, lv)
+		}
+		return t, nil
+	case map[string]string:
+		t := L.CreateTable(0, len(v))
+		for k, e := range v {
+			t.RawSetString(k, lua.LString(e))
+		}
+		return t, nil
+	case []string:
+		t := L.CreateTable(len(v), 0)
+		for i, e := range v {
+			t.RawSetInt(i+1, lua.LString(e))
+		}
+		return t, nil
+	}
+	return nil, &convError{msg: fmt.Sprintf("cannot convert a Go %T to Lua", v)}
+}
+
+// convError is a conversion error at a path such as spec.containers[0].name.
+type convError struct {
+	path string
+	msg  string
+}
+
+func (e *convError) Error() string {
+	if e.path == "" {
+		return e.msg
+	}
+	return e.path + ": " + e.msg
+}
+
+// atKey puts the map key k in front of err's path.
+func atKey(err error, k string) error {
+	ce, ok := err.(*convError)
+	if !ok {
+		return err
+	}
+	if ce.path == "" || ce.path[0] == '[' {
+		return &convError{path: k + ce.path, msg: ce.msg}
+	}
+	return &convError{path: k + "." + ce.path, msg: ce.msg}
+}
+
+// atIndex puts the array position i (0-based, as in JSON paths) in front of err's path.
+func atIndex(err error, i int) error {
+	ce, ok := err.(*convError)
+	if !ok {
+		return err
+	}
+	sep := "."
+	if ce.path == "" || ce.path[0] == '[' {
+		sep = ""
+	}
+	return &convError{path: fmt.Sprintf("[%d]%s%s", i, sep, ce.path), msg: ce.msg}
+}

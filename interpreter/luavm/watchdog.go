@@ -1,0 +1,119 @@
+package luavm
+
+import (
+	"context"
+	"fmt"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The watchdog enforces each call's deadline and memory budget from one
+// goroutine that wakes every tick while calls run (and stops after a
+// second without calls).
+//
+// gopher-lua has no allocation hook, so the budget is enforced on the
+// process heap: a call is stopped once the heap (live and not yet freed
+// objects, from runtime/metrics) exceeds what it was when the call
+// started by more than the budget. It is a process-wide figure, so calls
+// running at the same time share it, and memory that other goroutines
+// allocate counts too; a script stops within a tick of crossing the
+// budget, plus what its current instruction allocates (which the string
+// limits and lua.MaxArrayIndex bound).
+const (
+	watchdogTick = time.Millisecond
+	watchdogIdle = 1000 // ticks without calls before the goroutine stops
+	heapObjects  = "/memory/classes/heap/objects:bytes"
+	bytesInMebi  = 1 << 20
+	mebiRoundUp  = bytesInMebi - 1
+)
+
+type watchdog struct {
+	mu      sync.Mutex
+	calls   map[*watch]struct{}
+	running bool
+	heap    atomic.Uint64 // the last sample, refreshed every tick while running
+	sample  []metrics.Sample
+}
+
+// watch is one call under the watchdog.
+type watch struct {
+	cancel   context.CancelCauseFunc
+	deadline time.Time
+	timeout  time.Duration
+	baseline uint64
+	budget   uint64
+}
+
+func newWatchdog() *watchdog {
+	return &watchdog{calls: map[*watch]struct{}{}, sample: []metrics.Sample{{Name: heapObjects}}}
+}
+
+// readHeap samples the heap; the caller holds mu.
+func (w *watchdog) readHeap() uint64 {
+	metrics.Read(w.sample)
+	heap := w.sample[0].Value.Uint64()
+	w.heap.Store(heap)
+	return heap
+}
+
+// watch starts watching a call: cancel stops it, with ErrTimeout once
+// timeout has passed (or at ctx's deadline, if that is earlier) and with
+// ErrMemoryLimit once the heap has grown by budget.
+func (w *watchdog) watch(ctx context.Context, cancel context.CancelCauseFunc, timeout time.Duration, budget int64) *watch {
+	c := &watch{cancel: cancel, deadline: time.Now().Add(timeout), timeout: timeout, budget: uint64(budget)}
+	if d, ok := ctx.Deadline(); ok && d.Before(c.deadline) {
+		c.deadline, c.timeout = d, time.Until(d)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.running {
+		c.baseline = w.heap.Load()
+	} else {
+		c.baseline = w.readHeap()
+		w.running = true
+		go w.loop()
+	}
+	w.calls[c] = struct{}{}
+	return c
+}
+
+func (w *watchdog) unwatch(c *watch) {
+	w.mu.Lock()
+	delete(w.calls, c)
+	w.mu.Unlock()
+}
+
+func (w *watchdog) loop() {
+	t := time.NewTicker(watchdogTick)
+	defer t.Stop()
+	idle := 0
+	for now := range t.C {
+		w.mu.Lock()
+		if len(w.calls) == 0 {
+			if idle++; idle >= watchdogIdle {
+				w.running = false
+				w.mu.Unlock()
+				return
+			}
+			w.mu.Unlock()
+			continue
+		}
+		idle = 0
+		heap := w.readHeap()
+		for c := range w.calls {
+			switch {
+			case now.After(c.deadline):
+				c.cancel(fmt.Errorf("%w of %s", ErrTimeout, c.timeout.Round(time.Millisecond)))
+			case heap > c.baseline+c.budget:
+				c.cancel(fmt.Errorf("%w: the heap grew by %d MiB while the call ran (budget %d MiB)",
+					ErrMemoryLimit, (heap-c.baseline+mebiRoundUp)/bytesInMebi, (c.budget+mebiRoundUp)/bytesInMebi))
+			default:
+				continue
+			}
+			delete(w.calls, c)
+		}
+		w.mu.Unlock()
+	}
+}
