@@ -1,10 +1,12 @@
 package builtin
 
 import (
+	"fmt"
 	"reflect"
 
 	"github.com/luainterp/luainterp/interpreter"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // aggregateHandler is the AggregateStatus handler of one kind.
@@ -15,37 +17,57 @@ type statusAggregation[T, S any] struct {
 	// status points into the typed object's status.
 	status func(*T) *S
 	// fold computes the new status from the object and the members'
-	// statuses; it must not modify the object.
+	// statuses. It reads nothing of the object but metadata.generation,
+	// spec.type and status, and modifies nothing.
 	fold func(*T, []interpreter.AggregatedStatusItem) (S, error)
 	// apply writes the new status into the old one; nil replaces it.
 	apply func(old *S, next S)
 }
 
-// handler returns the AggregateStatus handler: decode the object, fold the
-// members' statuses, and when the result differs from the old status
-// (deep equality, as Karmada compares them) write it and re-encode the
-// typed object; otherwise return the object as it is (spec §2.4).
+// handler returns the AggregateStatus handler: fold the members' statuses
+// and, when the result differs from the old status (deep equality, as
+// Karmada compares them), write it into the typed object and re-encode
+// that; otherwise return the object as it is (spec §2.4). Only the fields
+// fold reads are decoded until a change is known.
 func (a statusAggregation[T, S]) handler() aggregateHandler {
 	return func(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+		view := new(T)
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(statusView(obj), view); err != nil {
+			return nil, fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
+		}
+		next, err := a.fold(view, items)
+		if err != nil {
+			return nil, err
+		}
+		if reflect.DeepEqual(*a.status(view), next) {
+			return obj.DeepCopy(), nil
+		}
 		typed := new(T)
 		if err := toTyped(obj, typed); err != nil {
 			return nil, err
 		}
-		next, err := a.fold(typed, items)
-		if err != nil {
-			return nil, err
-		}
-		old := a.status(typed)
-		if reflect.DeepEqual(*old, next) {
-			return obj.DeepCopy(), nil
-		}
-		if a.apply != nil {
+		if old := a.status(typed); a.apply != nil {
 			a.apply(old, next)
 		} else {
 			*old = next
 		}
 		return fromTyped(typed)
 	}
+}
+
+// statusView returns the fields of obj an aggregation reads:
+// metadata.generation, spec.type and status.
+func statusView(obj *unstructured.Unstructured) map[string]any {
+	view := make(map[string]any, 3)
+	if status, found := obj.Object["status"]; found {
+		view["status"] = status
+	}
+	for _, field := range [...][2]string{{"metadata", "generation"}, {"spec", "type"}} {
+		if v, found := obj.Object[field[0]].(map[string]any)[field[1]]; found {
+			view[field[0]] = map[string]any{field[1]: v}
+		}
+	}
+	return view
 }
 
 // eachItem decodes the status of every item that has one and calls fn

@@ -1,0 +1,103 @@
+package builtin_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// BenchmarkOperation measures the hot operations on a Deployment; the Lua
+// engine's benchmarks of the same name (…/lua) compare with these.
+func BenchmarkOperation(b *testing.B) {
+	ctx := context.Background()
+	layer := builtin.New()
+	deploy := readObject(b, "testdata/bench/deployment.yaml")
+	observed := deploy.DeepCopy()
+	require.NoError(b, unstructured.SetNestedField(observed.Object, int64(9), "spec", "replicas"))
+	items := memberStatuses(10)
+
+	b.Run("InterpretReplica/go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := layer.GetReplicas(ctx, deploy); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("ReviseReplica/go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := layer.ReviseReplica(ctx, deploy, 3); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Retain/go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := layer.Retain(ctx, deploy, observed); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The template's status is stale: the aggregation re-encodes it.
+	b.Run("AggregateStatus/go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := layer.AggregateStatus(ctx, deploy, items); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The template's status is up to date, the steady state: it is returned as it is.
+	aggregated, err := layer.AggregateStatus(ctx, deploy, items)
+	require.NoError(b, err)
+	b.Run("AggregateStatus/go/unchanged", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := layer.AggregateStatus(ctx, aggregated, items); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// memberStatuses returns n reflected Deployment statuses, as member
+// clusters report them.
+func memberStatuses(n int) []interpreter.AggregatedStatusItem {
+	items := make([]interpreter.AggregatedStatusItem, n)
+	for i := range items {
+		raw := fmt.Sprintf(`{"generation":%d,"resourceTemplateGeneration":7,"observedGeneration":%[1]d,`+
+			`"replicas":3,"updatedReplicas":3,"readyReplicas":%d,"availableReplicas":%[2]d}`, i+1, i%4)
+		items[i] = interpreter.AggregatedStatusItem{
+			ClusterName: fmt.Sprintf("member-%d", i+1),
+			Status:      &runtime.RawExtension{Raw: []byte(raw)},
+			Applied:     true,
+			Health:      interpreter.ResourceHealthy,
+		}
+	}
+	return items
+}
+
+// readObject reads one Kubernetes object from a YAML file, whole numbers
+// as int64 as the Kubernetes decoder gives them.
+func readObject(tb testing.TB, path string) *unstructured.Unstructured {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(tb, err)
+	data, err = yaml.YAMLToJSON(data)
+	require.NoError(tb, err)
+	obj := map[string]any{}
+	require.NoError(tb, utiljson.Unmarshal(data, &obj))
+	return &unstructured.Unstructured{Object: obj}
+}
