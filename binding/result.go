@@ -1,6 +1,9 @@
 package binding
 
 import (
+	"maps"
+	"slices"
+
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 
 	"github.com/luainterp/luainterp/binding/api"
@@ -28,14 +31,43 @@ type ClusterResult struct {
 }
 
 // Works returns the Works of the clusters that succeeded, in target order.
+// A cluster listed twice yields one Work: the later one updates the
+// earlier as Karmada's update does (labels and annotations merged, the
+// later winning, none removed; finalizers united; spec replaced).
 func (r *Result) Works() []*api.Work {
 	var works []*api.Work
+	index := map[string]int{}
 	for _, c := range r.Clusters {
-		if c.Work != nil {
-			works = append(works, c.Work)
+		if c.Work == nil {
+			continue
 		}
+		key := c.Work.Namespace + "/" + c.Work.Name
+		if i, ok := index[key]; ok {
+			works[i] = mergeWork(works[i], c.Work)
+			continue
+		}
+		index[key] = len(works)
+		works = append(works, c.Work)
 	}
 	return works
+}
+
+// mergeWork returns existing updated with desired.
+func mergeWork(existing, desired *api.Work) *api.Work {
+	merged := *desired
+	merged.Labels = union(existing.Labels, desired.Labels)
+	merged.Annotations = union(existing.Annotations, desired.Annotations)
+	merged.Finalizers = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(existing.Finalizers), desired.Finalizers...))))
+	return &merged
+}
+
+func union(a, b map[string]string) map[string]string {
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, b)
+	return out
 }
 
 // Err returns the clusters' errors as one: nil when every cluster
