@@ -2,16 +2,132 @@ package main
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/luainterp/luainterp/interpreter"
 )
 
+// interpretOptions are the flags of `luainterp interpret`.
+type interpretOptions struct {
+	customizations []string
+	operation      string
+	observedFile   string
+	desiredFile    string
+	statusFile     string
+	desiredReplica int64
+	output         string
+	check          bool
+}
+
 func newInterpretCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "interpret",
-		Short: "Run one operation of a customization on an object",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("interpret: not written yet")
+	o := &interpretOptions{}
+	cmd := &cobra.Command{
+		Use:   "interpret [-f CUSTOMIZATION] --operation OP [--observed-file F] [--desired-file F] [--status-file F] [--desired-replica N] [-o yaml|json]",
+		Short: "Run one operation of a customization on an object, or check customizations",
+		Long: `Run one interpreter operation on an object, as karmadactl interpret does, and
+print its results as one document keyed by the operation's result names.
+
+Without -f, the answer comes from luainterp's own layers (built-in handlers
+and bundled scripts): what luainterp does for a kind before you customize it.
+With -f, the ResourceInterpreterCustomizations of the files sit on top of
+those layers; a kind or operation they do not cover falls through.
+
+Operations and the objects they read:
+  InterpretReplica, ReviseReplica, InterpretComponent, InterpretStatus,
+  InterpretHealth, InterpretDependency   --observed-file (or --desired-file)
+  ReviseReplica                          also --desired-replica
+  AggregateStatus                        --desired-file (or --observed-file) and
+                                         --status-file, a list of AggregatedStatusItems
+  Retain                                 --desired-file and --observed-file
+
+"-" reads a file from standard input. Lua print output goes to standard error.
+With --check, every customization in the files is validated instead: one line
+per rule (customization and key), PASS, UNSET or ERROR with the reason.`,
+		Example: `  luainterp interpret -f customization.yaml --operation InterpretReplica --observed-file cloneset.yaml
+  luainterp interpret -f customization.yaml --operation ReviseReplica --observed-file cloneset.yaml --desired-replica 5 -o json
+  luainterp interpret --operation InterpretHealth --observed-file deployment.yaml
+  luainterp interpret -f customizations/ --check`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.check {
+				return o.runCheck(cmd)
+			}
+			return o.run(cmd)
 		},
 	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&o.customizations, "filename", "f", nil, "customization file or directory (YAML or JSON; repeatable; - for stdin)")
+	f.StringVar(&o.operation, "operation", "", "the operation to run: InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth or InterpretDependency")
+	f.StringVar(&o.observedFile, "observed-file", "", "the object as a member cluster has it (YAML or JSON)")
+	f.StringVar(&o.desiredFile, "desired-file", "", "the object as the control plane wants it (YAML or JSON)")
+	f.StringVar(&o.statusFile, "status-file", "", "the member clusters' statuses: a list of AggregatedStatusItems (YAML or JSON)")
+	f.Int64Var(&o.desiredReplica, "desired-replica", 0, "the replica count to set (ReviseReplica)")
+	f.StringVarP(&o.output, "output", "o", "yaml", "output format: yaml or json")
+	f.BoolVar(&o.check, "check", false, "validate every customization in the files instead of running an operation")
+	return cmd
+}
+
+// run runs one operation and prints its results.
+func (o *interpretOptions) run(cmd *cobra.Command) error {
+	if o.operation == "" {
+		return errors.New("--operation: required (or --check)")
+	}
+	op, err := interpreter.ParseOperation(o.operation)
+	if err != nil {
+		return fmt.Errorf("--operation: %w", err)
+	}
+	format, err := parseFormat(o.output)
+	if err != nil {
+		return err
+	}
+	in := newInputs(cmd.InOrStdin())
+	req, err := o.request(cmd, in, op)
+	if err != nil {
+		return err
+	}
+	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd))
+	if err != nil {
+		return err
+	}
+	resp, err := interpreter.Invoke(cmd.Context(), reg, req)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return format.print(cmd.OutOrStdout(), resp.Results())
+}
+
+// request reads the inputs op needs from the files the flags name.
+func (o *interpretOptions) request(cmd *cobra.Command, in *inputs, op interpreter.Operation) (interpreter.Request, error) {
+	req := interpreter.Request{Operation: op, DesiredReplicas: o.desiredReplica}
+	desired, err := in.object("--desired-file", o.desiredFile)
+	if err != nil {
+		return req, err
+	}
+	observed, err := in.object("--observed-file", o.observedFile)
+	if err != nil {
+		return req, err
+	}
+	switch op {
+	case interpreter.Retain:
+		req.Object, req.ObservedObject = desired, observed
+		if desired == nil || observed == nil {
+			return req, errors.New("--desired-file and --observed-file: required for Retain")
+		}
+	case interpreter.AggregateStatus:
+		req.Object = firstObject(desired, observed)
+		if req.StatusItems, err = in.statusItems("--status-file", o.statusFile); err != nil {
+			return req, err
+		}
+	default:
+		req.Object = firstObject(observed, desired)
+	}
+	if req.Object == nil {
+		return req, fmt.Errorf("--observed-file or --desired-file: required for %s", op)
+	}
+	if op == interpreter.ReviseReplica && !cmd.Flags().Changed("desired-replica") {
+		return req, errors.New("--desired-replica: required for ReviseReplica")
+	}
+	return req, nil
 }

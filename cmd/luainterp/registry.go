@@ -1,11 +1,70 @@
 package main
 
 import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
 	"github.com/luainterp/luainterp/builtin"
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
-// newRegistry wires the layers every command answers from.
-func newRegistry() (*interpreter.Registry, error) {
-	return interpreter.NewRegistry().Set(interpreter.LayerBuiltin, builtin.New()), nil
+// registryConfig is what newRegistry wires; see the registryOptions.
+type registryConfig struct {
+	customizations []string
+	stdin          io.Reader
+	stderr         io.Writer
+}
+
+// registryOption configures newRegistry.
+type registryOption func(*registryConfig)
+
+// withCustomizations puts the ResourceInterpreterCustomizations of the
+// files and directories on top of the other layers ("-" reads stdin).
+func withCustomizations(paths ...string) registryOption {
+	return func(c *registryConfig) { c.customizations = append(c.customizations, paths...) }
+}
+
+// withIO takes the command's standard input (for "-") and standard error
+// (for warnings and Lua print output).
+func withIO(cmd *cobra.Command) registryOption {
+	return func(c *registryConfig) { c.stdin, c.stderr = cmd.InOrStdin(), cmd.ErrOrStderr() }
+}
+
+// newRegistry wires the layers every command answers from: the built-in
+// handlers, and the customizations given withCustomizations on top.
+// Loading warnings go to standard error; any loading error fails.
+func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
+	cfg := registryConfig{stderr: io.Discard}
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	reg := interpreter.NewRegistry().Set(interpreter.LayerBuiltin, builtin.New())
+	if len(cfg.customizations) == 0 {
+		return reg, nil
+	}
+	set, err := customization.Loader{Stdin: cfg.stdin}.Load(cfg.customizations...)
+	printWarnings(cfg.stderr, set.Warnings)
+	if err != nil {
+		return nil, err
+	}
+	layer, err := customization.NewLayer(newEngine(cfg.stderr), set)
+	if err != nil {
+		return nil, err
+	}
+	return reg.Set(interpreter.LayerCustomization, layer), nil
+}
+
+// newEngine returns the Lua engine of the command's scripts, printing to stderr.
+func newEngine(stderr io.Writer) *luavm.Engine {
+	return luavm.New(luavm.WithPrint(func(line string) { fmt.Fprintln(stderr, line) }))
+}
+
+func printWarnings(w io.Writer, warnings []customization.Warning) {
+	for _, warning := range warnings {
+		fmt.Fprintln(w, "warning:", warning)
+	}
 }

@@ -29,6 +29,9 @@ type Customization struct {
 
 // Script is the Lua script of one operation of a customization.
 type Script struct {
+	// Name identifies the script: "<customization>/<key>". It is the name
+	// the script is compiled under, so engine errors and coverage carry it.
+	Name      string
 	Operation interpreter.Operation
 	Source    string // the luaScript text
 	// Line is the file line holding the script's first line, so Lua line n

@@ -215,7 +215,7 @@ func (d *decoder) rules(pos Position, c *Customization, spec *yaml.Node, f field
 		case strings.TrimSpace(source) == "":
 			d.errorAt(pos, script.Line, path+".luaScript", key, errors.New("empty"))
 		default:
-			c.scripts[slot(op)] = &Script{Operation: op, Source: source, Line: scriptLine(script)}
+			c.scripts[slot(op)] = &Script{Name: c.Name + "/" + key, Operation: op, Source: source, Line: scriptLine(script)}
 		}
 	}
 	if len(c.Operations()) == 0 && len(d.set.errs) == before {

@@ -1,0 +1,101 @@
+package customization
+
+import (
+	"errors"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+)
+
+// Verdict is the outcome of checking one rule.
+type Verdict int
+
+// The verdicts, as `luainterp interpret --check` prints them.
+const (
+	Pass  Verdict = iota // the script compiles and defines its function
+	Unset                // the customization has no script for the key
+	Fail                 // something is wrong; Rule.Err says what
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Pass:
+		return "PASS"
+	case Unset:
+		return "UNSET"
+	case Fail:
+		return "ERROR"
+	}
+	return "Verdict(?)"
+}
+
+// Rule is the verdict on one key of one customization, or on a whole
+// document or file when Key is "".
+type Rule struct {
+	Position
+	Key     string // a key of spec.customizations; "" for the document
+	Verdict Verdict
+	Err     error // an ErrorList, for Fail
+}
+
+// Check validates every customization of set on engine and returns one
+// Rule per customization and key of spec.customizations, in name and key
+// order. Problems that belong to no key (a missing target, an unreadable
+// file, an unknown key) get a Rule of their own, listed before the
+// customization's keys.
+func Check(engine *luavm.Engine, set *Set) []Rule {
+	var errs ErrorList
+	errors.As(set.Err(), &errs)
+	byDoc := map[Position][]*Error{}
+	for _, e := range errs {
+		byDoc[docOf(e.Position)] = append(byDoc[docOf(e.Position)], e)
+	}
+
+	var rules []Rule
+	claimed := map[Position]bool{}
+	for _, c := range set.Customizations {
+		doc := docOf(c.Position)
+		claimed[doc] = true
+		rules = append(rules, checkCustomization(engine, c, byDoc[doc])...)
+	}
+	var orphans []Rule // errors of documents that hold no customization
+	for _, e := range errs {
+		if !claimed[docOf(e.Position)] {
+			orphans = append(orphans, Rule{Position: e.Position, Key: e.Key, Verdict: Fail, Err: ErrorList{e}})
+		}
+	}
+	return append(orphans, rules...)
+}
+
+// checkCustomization returns the rules of one customization, given the
+// loading errors of its document.
+func checkCustomization(engine *luavm.Engine, c *Customization, errs []*Error) []Rule {
+	byKey := map[string]ErrorList{}
+	var rules []Rule
+	for _, e := range errs {
+		if _, known := interpreter.OperationForKey(e.Key); !known {
+			rules = append(rules, Rule{Position: c.Position, Key: e.Key, Verdict: Fail, Err: ErrorList{e}})
+			continue
+		}
+		byKey[e.Key] = append(byKey[e.Key], e)
+	}
+	for _, op := range interpreter.Operations() {
+		r := Rule{Position: c.Position, Key: op.CustomizationKey(), Verdict: Unset}
+		if errs := byKey[r.Key]; errs != nil {
+			r.Verdict, r.Err = Fail, errs
+		} else if _, ok := c.Script(op); ok {
+			r.Verdict = Pass
+			if _, err := compile(engine, c, op); err != nil {
+				r.Verdict, r.Err = Fail, ErrorList{err}
+			}
+		}
+		rules = append(rules, r)
+	}
+	return rules
+}
+
+// docOf returns the position of a document, without the name.
+func docOf(p Position) Position {
+	p.Name = ""
+	return p
+}

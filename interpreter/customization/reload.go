@@ -1,0 +1,147 @@
+package customization
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+)
+
+// DefaultSettle is how long a Reloader waits after the last change of a
+// file before reloading, so that an editor's write-rename-chmod is one reload.
+const DefaultSettle = 100 * time.Millisecond
+
+// Reloader keeps the customization layer of a Registry in step with files
+// and directories: Load installs it once, Run reloads it whenever they
+// change. A reload that fails keeps the layer in place, so a half-saved
+// file never leaves the registry without customizations.
+type Reloader struct {
+	Registry *interpreter.Registry
+	Engine   *luavm.Engine
+	Paths    []string // files and directories, as for Load; "-" cannot be watched
+	// OnLoad, when set, is told the outcome of every load: the Set read
+	// (nil when nothing could be read) and the error that kept the
+	// previous layer, or nil when the new layer is installed.
+	OnLoad func(*Set, error)
+	// Settle is how long to wait for changes to stop (DefaultSettle when zero).
+	Settle time.Duration
+}
+
+// Load reads the paths, builds a Layer and installs it as the registry's
+// LayerCustomization. On error the registry is left as it was.
+func (r *Reloader) Load() error {
+	set, err := Loader{}.Load(r.Paths...)
+	if err == nil {
+		var layer *Layer
+		if layer, err = NewLayer(r.Engine, set); err == nil {
+			r.Registry.Set(interpreter.LayerCustomization, layer)
+		}
+	}
+	if r.OnLoad != nil {
+		r.OnLoad(set, err)
+	}
+	return err
+}
+
+// Run watches the paths until ctx is done, reloading after each change.
+// It returns an error only when watching cannot start; a failing reload is
+// reported through OnLoad, and Run goes on watching.
+func (r *Reloader) Run(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if err := r.watch(w); err != nil {
+		return err
+	}
+	settle := r.Settle
+	if settle <= 0 {
+		settle = DefaultSettle
+	}
+	timer := time.NewTimer(0)
+	<-timer.C
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if r.relevant(ev.Name) {
+				timer.Reset(settle)
+			}
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			if r.OnLoad != nil {
+				r.OnLoad(nil, err)
+			}
+		case <-timer.C:
+			_ = r.watch(w) // pick up directories created since
+			_ = r.Load()   // reported through OnLoad
+		}
+	}
+}
+
+// watch adds every directory the paths need watched: a file's parent
+// (editors replace files by renaming over them) and a directory with
+// every directory below it.
+func (r *Reloader) watch(w *fsnotify.Watcher) error {
+	for _, path := range r.Paths {
+		if path == Stdin {
+			return errors.New("standard input cannot be watched")
+		}
+		info, err := os.Stat(path)
+		if err != nil || !info.IsDir() {
+			if err := w.Add(filepath.Dir(path)); err != nil {
+				return err
+			}
+			continue
+		}
+		err = filepath.WalkDir(path, func(p string, e fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case !e.IsDir():
+				return nil
+			case p != path && strings.HasPrefix(e.Name(), "."):
+				return filepath.SkipDir
+			}
+			return w.Add(p)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relevant reports whether a change of name can change what Load reads.
+func (r *Reloader) relevant(name string) bool {
+	name = filepath.Clean(name)
+	for _, path := range r.Paths {
+		path = filepath.Clean(path)
+		if name == path {
+			return true
+		}
+		rel, err := filepath.Rel(path, name)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if !strings.HasPrefix(filepath.Base(name), ".") && (isManifest(name) || filepath.Ext(name) == "") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,96 @@
+package customization
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+)
+
+// replicasHook is a Widget customization whose GetReplicas returns n.
+func replicasHook(n string) string {
+	return doc(
+		"apiVersion: config.karmada.io/v1alpha1",
+		"kind: ResourceInterpreterCustomization",
+		"metadata: {name: widget}",
+		"spec:",
+		"  target: {apiVersion: example.io/v1, kind: Widget}",
+		"  customizations:",
+		"    replicaResource:",
+		"      luaScript: function GetReplicas(obj) return "+n+", nil end",
+	)
+}
+
+// replace writes contents to path the way editors do: a temporary file
+// renamed over the old one.
+func replace(t *testing.T, path, contents string) {
+	t.Helper()
+	tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
+	require.NoError(t, os.WriteFile(tmp, []byte(contents), 0o644))
+	require.NoError(t, os.Rename(tmp, path))
+}
+
+func TestReloader(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"widget.yaml": replicasHook("1")})
+	reg := interpreter.NewRegistry()
+	var mu sync.Mutex
+	var loads []error
+	r := &Reloader{Registry: reg, Engine: luavm.New(), Paths: []string{dir}, Settle: 10 * time.Millisecond,
+		OnLoad: func(_ *Set, err error) { mu.Lock(); loads = append(loads, err); mu.Unlock() }}
+	require.NoError(t, r.Load())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- r.Run(ctx) }()
+	defer func() { cancel(); require.NoError(t, <-done) }()
+
+	replicas := func() int32 {
+		n, _, err := reg.GetReplicas(context.Background(), widgetObject(0))
+		if err != nil {
+			return -1
+		}
+		return n
+	}
+	lastLoad := func() (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(loads), loads[len(loads)-1]
+	}
+	require.Equal(t, int32(1), replicas())
+
+	t.Run("a changed file is reloaded", func(t *testing.T) {
+		replace(t, filepath.Join(dir, "widget.yaml"), replicasHook("2"))
+		assert.Eventually(t, func() bool { return replicas() == 2 }, 5*time.Second, 10*time.Millisecond)
+	})
+	t.Run("a broken file keeps the last layer", func(t *testing.T) {
+		n, _ := lastLoad()
+		replace(t, filepath.Join(dir, "widget.yaml"), replicasHook("2 +"))
+		require.Eventually(t, func() bool { m, _ := lastLoad(); return m > n }, 5*time.Second, 10*time.Millisecond)
+		_, err := lastLoad()
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), filepath.Join(dir, "widget.yaml")+`:8: document 1 "widget": spec.customizations.replicaResource.luaScript: Lua line 1: `)
+		assert.Equal(t, int32(2), replicas())
+	})
+	t.Run("a new file in a new directory is picked up", func(t *testing.T) {
+		require.NoError(t, os.Mkdir(filepath.Join(dir, "more"), 0o755))
+		replace(t, filepath.Join(dir, "widget.yaml"), replicasHook("3"))
+		assert.Eventually(t, func() bool { return replicas() == 3 }, 5*time.Second, 10*time.Millisecond)
+		replace(t, filepath.Join(dir, "more", "gadget.yaml"), replicasHook("4"))
+		// widget.yaml and more/gadget.yaml now both name "widget": the reload fails, 3 stays.
+		require.Eventually(t, func() bool { _, err := lastLoad(); return err != nil }, 5*time.Second, 10*time.Millisecond)
+		assert.Equal(t, int32(3), replicas())
+	})
+}
+
+func TestReloaderRefusesStdin(t *testing.T) {
+	r := &Reloader{Registry: interpreter.NewRegistry(), Engine: luavm.New(), Paths: []string{"-"}}
+	assert.EqualError(t, r.Run(context.Background()), "standard input cannot be watched")
+}
