@@ -63,7 +63,7 @@
 // process heap every millisecond. No single step can allocate past the
 // budget: `..`, string.rep, string.format, string.gsub and table.concat
 // refuse to build a string longer than a quarter of the budget, gsub and
-// gmatch find their matches one at a time, and a table index past 2^20
+// gmatch find their matches one at a time, and a table index past 2^18
 // is stored sparsely (this sets gopher-lua's lua.MaxArrayIndex for the
 // whole process). A call that hits a limit fails alone; its state is
 // discarded and the process carries on.

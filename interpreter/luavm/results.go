@@ -2,8 +2,10 @@ package luavm
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 
 	lua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -129,14 +131,43 @@ func listOf(v lua.LValue) ([]map[string]any, error) {
 	return items, nil
 }
 
-// typed converts an unstructured map to a Go type with the JSON field names.
-func typed(m map[string]any, into any) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	return runtime.DefaultUnstructuredConverter.FromUnstructured(m, into)
+// typed converts an unstructured map to a Go type by its JSON field names,
+// naming a mismatched field with Lua's type names.
+func typed(m map[string]any, into any) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	err = json.Unmarshal(data, into)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s: expected %s, got %s", te.Field, luaKind(te.Type), luaJSONType(te.Value))
+	}
+	return err
+}
+
+// luaKind names the Lua type that decodes to a value of Go type t.
+func luaKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array, reflect.Map, reflect.Struct, reflect.Pointer:
+		return "table"
+	}
+	return "number"
+}
+
+// luaJSONType names the Lua type of a JSON value kind.
+func luaJSONType(kind string) string {
+	switch kind {
+	case "object", "array":
+		return "table"
+	case "bool":
+		return "boolean"
+	}
+	return kind
 }
 
 func requirementsResult(v lua.LValue) (*interpreter.ReplicaRequirements, error) {

@@ -15,12 +15,13 @@ const (
 	registrySize  = 1024 * 8
 )
 
-// A script may not set one table index past this (gopher-lua would fill
-// the gap below it with nils in a single step): larger integer keys go to
-// the hash part. gopher-lua's default lets t[60000000] = 1 allocate a
-// gigabyte at once. It is a package variable of gopher-lua, so this
-// setting holds for every gopher-lua state in the process.
-func init() { lua.MaxArrayIndex = 1 << 20 }
+// Integer keys from this on go to a table's hash part. gopher-lua fills the
+// gap below an array index with nils in one step, so its default lets
+// t[60000000] = 1 allocate a gigabyte at once; here one step fills at most
+// 4 MiB. (# counts only the array part, so it undercounts arrays longer
+// than this, which no Kubernetes object holds.) It is a package variable
+// of gopher-lua: the setting holds for every gopher-lua state in the process.
+func init() { lua.MaxArrayIndex = 1 << 18 }
 
 // baseFunctions are the functions of Lua's base library a script may call;
 // the rest (collectgarbage, dofile, getfenv, getmetatable, load, loadfile,
