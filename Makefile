@@ -7,9 +7,23 @@ EXAMPLE := testdata/examples
 build:
 	$(GO) build -o $(BIN) ./cmd/luainterp
 
-# The main job on the bundled example.
+# The main job on the bundled example: templates propagated to Works.
+DEMO  := $(EXAMPLE)/propagate
+WORKS := bin/works
 run: build
-	$(BIN) interpret -f $(EXAMPLE)/customization.yaml --operation InterpretReplica --observed-file $(EXAMPLE)/workload.yaml
+	@rm -rf $(WORKS)
+	@echo "== A Deployment divided over three clusters, with a ClusterOverridePolicy and an OverridePolicy:"
+	$(BIN) propagate --template $(DEMO)/deployment.yaml --binding $(DEMO)/deployment-binding.yaml \
+		--clusters $(DEMO)/clusters.yaml --policies $(DEMO)/policies.yaml --out $(WORKS)
+	@echo "== A Job whose completions are divided:"
+	$(BIN) propagate --template $(DEMO)/job.yaml --binding $(DEMO)/job-binding.yaml \
+		--clusters $(DEMO)/clusters.yaml --policies $(DEMO)/policies.yaml --out $(WORKS)
+	@echo "== A CloneSet revised by a Lua customization:"
+	$(BIN) propagate --template $(DEMO)/cloneset.yaml --binding $(DEMO)/cloneset-binding.yaml \
+		--clusters $(DEMO)/clusters.yaml --policies $(DEMO)/policies.yaml \
+		--customizations $(DEMO)/cloneset-customization.yaml --out $(WORKS)
+	@echo "== The Work for eu-fra ($(WORKS)/karmada-es-eu-fra/storefront-d9b447676.yaml):"
+	@cat $(WORKS)/karmada-es-eu-fra/storefront-d9b447676.yaml
 
 test: lint
 	$(GO) test -race ./...

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +16,9 @@ import (
 	"github.com/luainterp/luainterp/binding/api"
 	"github.com/luainterp/luainterp/binding/input"
 	"github.com/luainterp/luainterp/binding/overrides"
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
 type propagateOptions struct {
@@ -79,7 +81,7 @@ func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := addCustomizations(registry, o.customizations); err != nil {
+	if err := addCustomizations(cmd, registry, o.customizations); err != nil {
 		return err
 	}
 	result, err := binding.New(registry).Run(cmd.Context(), in)
@@ -205,11 +207,27 @@ func printSummary(w io.Writer, r *binding.Result) int {
 	return failed
 }
 
-// addCustomizations adds the user's customizations as the registry's
-// customization layer.
-func addCustomizations(registry interface{}, paths []string) error {
+// addCustomizations loads the user's ResourceInterpreterCustomizations as
+// the registry's customization layer, above the built-ins.
+func addCustomizations(cmd *cobra.Command, registry *interpreter.Registry, paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	return errors.New("--customizations: not wired yet")
+	stderr := cmd.ErrOrStderr()
+	set, err := customization.Loader{Stdin: cmd.InOrStdin()}.Load(paths...)
+	if set != nil {
+		for _, w := range set.Warnings {
+			fmt.Fprintln(stderr, "warning:", w)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	engine := luavm.New(luavm.WithPrint(func(line string) { fmt.Fprintln(stderr, line) }))
+	layer, err := customization.NewLayer(engine, set)
+	if err != nil {
+		return err
+	}
+	registry.Set(interpreter.LayerCustomization, layer)
+	return nil
 }
