@@ -100,3 +100,73 @@ func works(t *testing.T, name string, data []byte) []map[string]any {
 	}
 	return out
 }
+
+const demo = "../../testdata/examples/propagate/"
+
+func TestPropagateDemo(t *testing.T) {
+	out := t.TempDir()
+	_, stderr, err := runCLI(t, "", "propagate", "--template", demo+"cloneset.yaml", "--binding", demo+"cloneset-binding.yaml",
+		"--clusters", demo+"clusters.yaml", "--policies", demo+"policies.yaml",
+		"--customizations", demo+"cloneset-customization.yaml", "--out", out, "-o", "json")
+	require.NoError(t, err, stderr)
+	assert.Contains(t, stderr, "ok   cluster eu-ams: work karmada-es-eu-ams/storefront-59f6964696, replicas 2")
+	data, err := os.ReadFile(filepath.Join(out, "karmada-es-ap-sgp", "storefront-59f6964696.json"))
+	require.NoError(t, err)
+	docs := works(t, "work.json", data)
+	require.Len(t, docs, 1)
+	spec := docs[0]["spec"].(map[string]any)
+	assert.Equal(t, true, spec["suspendDispatching"])
+	manifest := spec["workload"].(map[string]any)["manifests"].([]any)[0].(map[string]any)
+	assert.Equal(t, int64(1), manifest["spec"].(map[string]any)["replicas"], "revised by the Lua customization")
+}
+
+func TestPropagateStdinAndBareClusters(t *testing.T) {
+	template, err := os.ReadFile(demo + "deployment.yaml")
+	require.NoError(t, err)
+	stdout, stderr, err := runCLI(t, string(template), "propagate", "--template", "-", "--binding", demo+"deployment-binding.yaml")
+	require.NoError(t, err, stderr)
+	assert.Len(t, works(t, "stdout", []byte(stdout)), 3)
+	assert.Contains(t, stderr, "ok   cluster eu-fra: work karmada-es-eu-fra/storefront-d9b447676, replicas 2, overrides: none")
+}
+
+func TestPropagateFailures(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+		return path
+	}
+	job := write("job.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: b}\nspec: {completions: \"ten\", parallelism: 1}\n")
+	jobBinding := write("job-binding.yaml", `apiVersion: work.karmada.io/v1alpha2
+kind: ResourceBinding
+metadata: {name: j-job, namespace: b}
+spec:
+  resource: {apiVersion: batch/v1, kind: Job, namespace: b, name: j}
+  replicas: 2
+  placement: {replicaScheduling: {replicaSchedulingType: Divided}}
+  clusters: [{name: m1, replicas: 1}, {name: m2, replicas: 1}]
+`)
+	badPolicy := write("policy.yaml", "apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata: {name: p, namespace: b}\nspec:\n  overrideRules:\n  - overriders: {labelsOverrider: [{operator: add, value: [x]}]}\n")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"completions not an integer fail the whole binding", []string{"--template", job, "--binding", jobBinding},
+			"ResourceBinding b/j-job: divide completions: spec.completions: want an integer"},
+		{"binding for another template", []string{"--template", demo + "deployment.yaml", "--binding", jobBinding},
+			`ResourceBinding b/j-job: spec.resource.apiVersion is "batch/v1" but the template's is "apps/v1"`},
+		{"policy of the wrong shape", []string{"--template", job, "--binding", jobBinding, "--policies", badPolicy},
+			"policy.yaml:1: document 1 (OverridePolicy b/p): json: cannot unmarshal array into Go struct field"},
+		{"template file missing", []string{"--template", filepath.Join(dir, "none.yaml"), "--binding", jobBinding}, "none.yaml: no such file"},
+		{"unknown output format", []string{"--template", job, "--binding", jobBinding, "-o", "xml"}, `output format "xml": want yaml or json`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, _, err := runCLI(t, "", append([]string{"propagate"}, tt.args...)...)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Empty(t, stdout, "no Work is written")
+		})
+	}
+}
