@@ -63,7 +63,8 @@ func statusView(obj *unstructured.Unstructured) map[string]any {
 		view["status"] = status
 	}
 	for _, field := range [...][2]string{{"metadata", "generation"}, {"spec", "type"}} {
-		if v, found := obj.Object[field[0]].(map[string]any)[field[1]]; found {
+		parent, _ := obj.Object[field[0]].(map[string]any)
+		if v, found := parent[field[1]]; found {
 			view[field[0]] = map[string]any{field[1]: v}
 		}
 	}

@@ -34,7 +34,8 @@ func lookup(obj *unstructured.Unstructured) handlers { return kinds[obj.GroupVer
 // GetReplicas returns the replica count and per-replica requirements. With
 // no handler for the kind it returns 0, an empty requirements object and
 // an error, as Karmada's native interpreter does.
-func (*Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
+func (*Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructured) (_ int32, _ *interpreter.ReplicaRequirements, err error) {
+	defer recoverInto(&err, obj, interpreter.InterpretReplica)
 	h := lookup(obj)
 	if h.replica == nil {
 		return 0, &interpreter.ReplicaRequirements{}, notFound(obj, interpreter.InterpretReplica)
@@ -42,7 +43,8 @@ func (*Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructure
 	return h.replica(obj)
 }
 
-func (*Interpreter) ReviseReplica(_ context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
+func (*Interpreter) ReviseReplica(_ context.Context, obj *unstructured.Unstructured, replicas int64) (_ *unstructured.Unstructured, err error) {
+	defer recoverInto(&err, obj, interpreter.ReviseReplica)
 	h := lookup(obj)
 	if h.revise == nil {
 		return nil, notFound(obj, interpreter.ReviseReplica)
@@ -55,7 +57,8 @@ func (*Interpreter) GetComponents(_ context.Context, obj *unstructured.Unstructu
 	return nil, &noHandlerError{gvk: obj.GroupVersionKind(), op: interpreter.InterpretComponent, reason: "not implemented"}
 }
 
-func (*Interpreter) Retain(_ context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func (*Interpreter) Retain(_ context.Context, desired, observed *unstructured.Unstructured) (_ *unstructured.Unstructured, err error) {
+	defer recoverInto(&err, desired, interpreter.Retain)
 	h := lookup(desired)
 	if h.retain == nil {
 		return nil, notFound(desired, interpreter.Retain)
@@ -63,7 +66,8 @@ func (*Interpreter) Retain(_ context.Context, desired, observed *unstructured.Un
 	return h.retain(desired, observed)
 }
 
-func (*Interpreter) AggregateStatus(_ context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+func (*Interpreter) AggregateStatus(_ context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (_ *unstructured.Unstructured, err error) {
+	defer recoverInto(&err, obj, interpreter.AggregateStatus)
 	h := lookup(obj)
 	if h.aggregate == nil {
 		return nil, notFound(obj, interpreter.AggregateStatus)
@@ -73,14 +77,16 @@ func (*Interpreter) AggregateStatus(_ context.Context, obj *unstructured.Unstruc
 
 // ReflectStatus never fails for lack of a handler: kinds without a
 // dedicated reflection report their whole status.
-func (*Interpreter) ReflectStatus(_ context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
+func (*Interpreter) ReflectStatus(_ context.Context, obj *unstructured.Unstructured) (_ *runtime.RawExtension, err error) {
+	defer recoverInto(&err, obj, interpreter.InterpretStatus)
 	if h := lookup(obj); h.reflect != nil {
 		return h.reflect(obj)
 	}
 	return reflectWholeStatus(obj)
 }
 
-func (*Interpreter) InterpretHealth(_ context.Context, obj *unstructured.Unstructured) (bool, error) {
+func (*Interpreter) InterpretHealth(_ context.Context, obj *unstructured.Unstructured) (_ bool, err error) {
+	defer recoverInto(&err, obj, interpreter.InterpretHealth)
 	h := lookup(obj)
 	if h.health == nil {
 		return false, notFound(obj, interpreter.InterpretHealth)
@@ -90,7 +96,8 @@ func (*Interpreter) InterpretHealth(_ context.Context, obj *unstructured.Unstruc
 
 // GetDependencies returns the references with an error when some of them
 // are invalid, as Karmada does.
-func (*Interpreter) GetDependencies(_ context.Context, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
+func (*Interpreter) GetDependencies(_ context.Context, obj *unstructured.Unstructured) (_ []interpreter.DependentObjectReference, err error) {
+	defer recoverInto(&err, obj, interpreter.InterpretDependency)
 	h := lookup(obj)
 	if h.dependency == nil {
 		return nil, notFound(obj, interpreter.InterpretDependency)

@@ -19,6 +19,12 @@ func TestConformance(t *testing.T) {
 	runCases(t, "testdata/conformance/*.yaml")
 }
 
+// TestCases runs the cases written for this package: every rule and edge
+// case of the spec, kind by kind (testdata/cases/<kind>.yaml).
+func TestCases(t *testing.T) {
+	runCases(t, "testdata/cases/*.yaml")
+}
+
 // runCases runs every test case of the files matching pattern against the
 // built-in layer, one subtest per file and case.
 func runCases(t *testing.T, pattern string) {

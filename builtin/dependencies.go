@@ -24,7 +24,7 @@ func podTemplateDependencies(path ...string) func(*unstructured.Unstructured) ([
 		}
 		refs, err := podspec.Dependencies(spec, obj.GetNamespace())
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dotted(path), err)
+			return nil, fmt.Errorf("%s.%w", dotted(path), err)
 		}
 		return refs, nil
 	}

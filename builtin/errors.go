@@ -32,3 +32,12 @@ func (e *noHandlerError) Error() string {
 func (e *noHandlerError) Unwrap() error {
 	return &interpreter.NoHookError{GVK: e.gvk, Operation: e.op}
 }
+
+// recoverInto turns a panic of a handler (an object holding values no JSON
+// decoder produces, say) into an error naming the operation and object,
+// so a bad input costs one failed call.
+func recoverInto(err *error, obj *unstructured.Unstructured, op interpreter.Operation) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("built-in %s of %s %q failed: %v", op, obj.GetKind(), obj.GetName(), r)
+	}
+}

@@ -64,7 +64,7 @@ func templateRequirements(obj *unstructured.Unstructured, path ...string) (*inte
 	}
 	requirements, err := podspec.Requirements(spec)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dotted(path), err)
+		return nil, fmt.Errorf("%s.%w", dotted(path), err)
 	}
 	return requirements, nil
 }
