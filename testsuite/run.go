@@ -7,11 +7,13 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/testsuite/compare"
 )
 
@@ -84,9 +86,11 @@ func (r *Result) judge(ctx context.Context, in interpreter.Interpreter) {
 	}
 	pristine := [2]any{req.Object.DeepCopy(), req.ObservedObject.DeepCopy()}
 
+	var printed printBuffer
 	start := time.Now()
-	resp, err := invoke(ctx, in, req)
+	resp, err := invoke(luavm.ContextWithPrint(ctx, printed.line), in, req)
 	r.Duration = time.Since(start)
+	r.Output = printed.String()
 	r.Err = err
 
 	if !equality.Semantic.DeepEqual(pristine, [2]any{req.Object, req.ObservedObject}) {
@@ -132,6 +136,25 @@ func invoke(ctx context.Context, in interpreter.Interpreter, req interpreter.Req
 		}
 	}()
 	return interpreter.Invoke(ctx, in, req)
+}
+
+// printBuffer collects the lines scripts print; scripts of one call may
+// print from several goroutines.
+type printBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (p *printBuffer) line(text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf.WriteString(text + "\n")
+}
+
+func (p *printBuffer) String() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.buf.String()
 }
 
 func containing(text string) string {

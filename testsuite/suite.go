@@ -172,17 +172,30 @@ func orNone(s string) string {
 	return s
 }
 
+// defines reports whether the suite's customizations answer c's operation
+// for c's object.
+func (s *Suite) defines(c *Case) bool {
+	req, err := c.Request()
+	return err != nil || s.Interpreter.HookEnabled(req.Object.GroupVersionKind(), c.Operation)
+}
+
 // Run runs the suite's cases whose full name (see Result.Name) selected
 // matches, or all of them when selected is nil; the others come back
-// skipped. each, when not nil, is called with every result as it comes.
+// skipped. A case whose operation the customizations do not define for
+// its object's kind fails without running. each, when not nil, is called
+// with every result as it comes.
 func (s *Suite) Run(ctx context.Context, selected *regexp.Regexp, each func(*Result)) []*Result {
 	results := make([]*Result, 0, len(s.Cases))
 	for _, c := range s.Cases {
 		name := s.Name + "/" + c.Operation.String() + "/" + c.Name
 		var r *Result
-		if selected != nil && !selected.MatchString(name) {
+		switch {
+		case selected != nil && !selected.MatchString(name):
 			r = &Result{Case: c, Status: Skip}
-		} else {
+		case !s.defines(c):
+			r = &Result{Case: c, Status: Fail, Failures: []string{fmt.Sprintf("%s defines no %s (%s) for %s",
+				CustomizationsFile, c.Operation.CustomizationKey(), c.Operation, c.kind())}}
+		default:
 			r = Run(ctx, s.Interpreter, c)
 		}
 		r.Name = name

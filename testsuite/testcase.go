@@ -149,3 +149,12 @@ func firstObject(objs ...*unstructured.Unstructured) *unstructured.Unstructured 
 	}
 	return nil
 }
+
+// kind is the kind of the object the case's operation reads, for messages.
+func (c *Case) kind() string {
+	req, err := c.Request()
+	if err != nil {
+		return "no object"
+	}
+	return req.Object.GroupVersionKind().String()
+}

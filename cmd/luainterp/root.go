@@ -29,5 +29,6 @@ func newRootCommand() *cobra.Command {
 	}
 	root.AddCommand(newInterpretCommand())
 	root.AddCommand(newPropagateCommand())
+	root.AddCommand(newTestCommand())
 	return root
 }

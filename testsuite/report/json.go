@@ -11,11 +11,18 @@ import (
 // The JSON shapes of a report.
 type (
 	jsonReport struct {
-		Passed    int         `json:"passed"`
-		Failed    int         `json:"failed"`
-		Skipped   int         `json:"skipped"`
-		NotLoaded int         `json:"notLoaded"`
-		Suites    []jsonSuite `json:"suites"`
+		Passed    int            `json:"passed"`
+		Failed    int            `json:"failed"`
+		Skipped   int            `json:"skipped"`
+		NotLoaded int            `json:"notLoaded"`
+		Suites    []jsonSuite    `json:"suites"`
+		Coverage  []jsonCoverage `json:"coverage,omitempty"`
+	}
+	jsonCoverage struct {
+		*ScriptCoverage
+		LinesRun int     `json:"linesRun"`
+		Lines    int     `json:"lines"`
+		Percent  float64 `json:"percent"`
 	}
 	jsonSuite struct {
 		Name  string     `json:"name"`
@@ -65,6 +72,10 @@ func WriteJSON(w io.Writer, r *Report) error {
 			})
 		}
 		out.Suites = append(out.Suites, js)
+	}
+	for _, sc := range r.Coverage {
+		ran, total := sc.Covered()
+		out.Coverage = append(out.Coverage, jsonCoverage{ScriptCoverage: sc, LinesRun: ran, Lines: total, Percent: sc.Percent()})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

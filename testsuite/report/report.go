@@ -5,6 +5,8 @@ import "github.com/luainterp/luainterp/testsuite"
 // Report is the outcome of a run of suites.
 type Report struct {
 	Suites []*Suite
+	// Coverage is the line coverage of the suites' scripts, when recorded.
+	Coverage []*ScriptCoverage
 }
 
 // Suite is the outcome of one suite: its results, or why it could not be

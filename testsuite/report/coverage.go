@@ -1,0 +1,103 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+)
+
+// ScriptCoverage is which lines of one script the cases ran.
+type ScriptCoverage struct {
+	Suite         string                `json:"suite"`
+	Customization string                `json:"customization"`
+	Operation     interpreter.Operation `json:"operation"`
+	// File and Line locate the script: the file line of its first line
+	// (0 when unknown).
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Source string `json:"-"`
+	// Hits maps each executable line of the script (counting from 1) to
+	// how many times it ran.
+	Hits map[int]int `json:"hits"`
+}
+
+// Covered returns how many executable lines ran, and how many there are.
+func (s *ScriptCoverage) Covered() (ran, total int) {
+	for _, n := range s.Hits {
+		if n > 0 {
+			ran++
+		}
+	}
+	return ran, len(s.Hits)
+}
+
+// Percent is the share of executable lines that ran; 100 for a script
+// with none.
+func (s *ScriptCoverage) Percent() float64 {
+	ran, total := s.Covered()
+	if total == 0 {
+		return 100
+	}
+	return 100 * float64(ran) / float64(total)
+}
+
+// WriteCoverage writes one line per script: suite, customization, key,
+// lines run out of executable lines, and where the script is. With
+// listing, each line is followed by the script, every line prefixed with
+// its number and its hit count ("-" for a line that is not executable,
+// "#####" for one that never ran).
+func WriteCoverage(w io.Writer, scripts []*ScriptCoverage, listing bool) {
+	fmt.Fprintln(w, "coverage:")
+	for _, s := range scripts {
+		ran, total := s.Covered()
+		where := s.File
+		if s.Line > 0 {
+			where += ":" + strconv.Itoa(s.Line)
+		}
+		fmt.Fprintf(w, "    %s: %s %s: %d of %d lines (%.1f%%) %s\n",
+			s.Suite, s.Customization, s.Operation.CustomizationKey(), ran, total, s.Percent(), where)
+		if listing {
+			writeListing(w, s)
+		}
+	}
+}
+
+func writeListing(w io.Writer, s *ScriptCoverage) {
+	lines := strings.Split(strings.TrimSuffix(s.Source, "\n"), "\n")
+	for i, text := range lines {
+		count := "-"
+		if n, ok := s.Hits[i+1]; ok {
+			count = strconv.Itoa(n)
+			if n == 0 {
+				count = "#####"
+			}
+		}
+		fmt.Fprintf(w, "        %4d %6s | %s\n", i+1, count, text)
+	}
+}
+
+// Coverage returns the coverage of every script of a suite's
+// customizations, in name and operation order, from the coverage its
+// engine recorded.
+func Coverage(suite string, set *customization.Set, cov *luavm.Coverage) []*ScriptCoverage {
+	var scripts []*ScriptCoverage
+	for _, c := range set.Customizations {
+		for _, op := range c.Operations() {
+			s, _ := c.Script(op)
+			hits := map[int]int{}
+			for _, l := range cov.Lines(s.Name) {
+				hits[l.Line] = l.Hits
+			}
+			scripts = append(scripts, &ScriptCoverage{
+				Suite: suite, Customization: c.Name, Operation: op,
+				File: c.Position.File, Line: s.Line, Source: s.Source, Hits: hits,
+			})
+		}
+	}
+	return scripts
+}
