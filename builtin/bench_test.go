@@ -95,7 +95,13 @@ func readObject(tb testing.TB, path string) *unstructured.Unstructured {
 	tb.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(tb, err)
-	data, err = yaml.YAMLToJSON(data)
+	return parseObject(tb, data)
+}
+
+// parseObject decodes one Kubernetes object from YAML, whole numbers as int64.
+func parseObject(tb testing.TB, data []byte) *unstructured.Unstructured {
+	tb.Helper()
+	data, err := yaml.YAMLToJSON(data)
 	require.NoError(tb, err)
 	obj := map[string]any{}
 	require.NoError(tb, utiljson.Unmarshal(data, &obj))

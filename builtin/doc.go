@@ -1,3 +1,51 @@
 // Package builtin answers the interpreter's operations for Kubernetes' own
-// kinds in Go: the lowest layer of an interpreter.Registry.
+// kinds in Go: the lowest layer of an interpreter.Registry, with the
+// behaviour of Karmada's native resource interpreter, field for field.
+//
+// # What it covers
+//
+// One registration table (kinds.go) says which operations the layer
+// answers for which exact group/version/kind; HookEnabled and every
+// method derive from it:
+//
+//	kind (apiVersion)                      Replica Revise Retain Aggregate Health Dependency
+//	Deployment (apps/v1)                      ✔      ✔      ✔       ✔        ✔       ✔
+//	ReplicaSet, StatefulSet (apps/v1)         ✔      ✔              ✔        ✔       ✔
+//	DaemonSet (apps/v1)                                             ✔        ✔       ✔
+//	Job (batch/v1)                            ✔      ✔      ✔       ✔                ✔
+//	CronJob (batch/v1)                                              ✔                ✔
+//	Pod (v1)                                  ✔             ✔       ✔        ✔       ✔
+//	Service (v1)                                            ✔       ✔        ✔
+//	Ingress (networking.k8s.io/v1)                                  ✔        ✔       ✔
+//	PersistentVolumeClaim (v1)                              ✔       ✔        ✔
+//	PersistentVolume (v1)                                   ✔       ✔
+//	ServiceAccount, Secret (v1)                             ✔
+//	PodDisruptionBudget (policy/v1)                                 ✔        ✔
+//	HorizontalPodAutoscaler (autoscaling/v2)                        ✔
+//	ServiceImport (multicluster.x-k8s.io/v1alpha1)                                   ✔
+//
+// InterpretStatus is answered for every kind: a dedicated selection of
+// fields for Deployment, ReplicaSet, StatefulSet, DaemonSet (with the
+// generation and resourceTemplateGeneration fields), Job, Service,
+// PodDisruptionBudget and HorizontalPodAutoscaler, and the whole status,
+// keys sorted, for everything else. InterpretComponent is never answered.
+//
+// # Behaviour worth knowing
+//
+//   - Without a handler an operation fails with an error that unwraps to
+//     *interpreter.NoHookError (errors.Is(err, interpreter.ErrNoHook));
+//     GetReplicas then also returns an empty, non-nil requirements object.
+//   - GetDependencies returns the references together with an error when
+//     some are invalid (an Ingress TLS entry without a secret name).
+//   - Replica requirements and pod-template dependencies come from package
+//     interpreter/podspec, which the Lua kube module shares.
+//   - InterpretReplica, ReviseReplica and the Retain of most kinds read and
+//     write the few fields they need on a copy of the unstructured object.
+//     AggregateStatus decodes into the k8s.io/api type, and re-encodes the
+//     whole object with the default converter only when the status
+//     changed, as Karmada does, so the result carries the same artefacts
+//     (selector: null, resources: {}, ...); an unchanged status returns
+//     the object as it was. Pod Retain re-encodes as well.
+//   - Inputs are never modified; a handler that panics on an input no JSON
+//     decoder produces fails with an error instead.
 package builtin
