@@ -1,0 +1,43 @@
+// Package server serves an interpreter.Interpreter as a Karmada
+// interpreter webhook.
+//
+// New returns an http.Handler that decodes the ResourceInterpreterContext
+// of a POST, runs its operation on the interpreter (usually an
+// interpreter.Registry) and answers with the response Karmada expects,
+// JSON patches included. NewMux puts it beside /healthz, /readyz and
+// /metrics; CertReloader serves a certificate that is renewed on disk.
+//
+// # Answers
+//
+// Every answer is a ResourceInterpreterContext with a response:
+//
+//   - HTTP 200, successful=true: the operation's results;
+//   - HTTP 200, successful=false: the operation failed; status.message says
+//     why and status.code is 501 when the interpreter has no hook for the
+//     kind, 504 when the deadline passed, 500 otherwise (a script error, a
+//     panic in a handler);
+//   - HTTP 4xx, successful=false: the request itself is wrong (405 not a
+//     POST, 415 not JSON, 413 too large, 400 malformed, another apiVersion
+//     or kind, a missing field); status.message names what is wrong.
+//
+// # Limits
+//
+// A request body is at most WithMaxBodyBytes bytes (DefaultMaxBodyBytes).
+// An operation runs under a deadline: WithTimeout (DefaultTimeout), or
+// less when the caller asks for less with a "timeout" query parameter, as
+// Kubernetes clients add to their requests (?timeout=10s). When the
+// deadline passes, the answer is sent at once, whatever the interpreter is
+// still doing. A panic in the interpreter fails that request only.
+//
+// # Metrics
+//
+// Metrics (a prometheus.Collector, see NewMetrics) counts requests by
+// operation and outcome and observes their latency:
+//
+//	luainterp_webhook_requests_total{operation, outcome}   outcome: success, failure, rejected
+//	luainterp_webhook_request_duration_seconds{operation}  a histogram
+//	luainterp_webhook_requests_in_flight
+//
+// operation is the wire name, or "unknown" for a request rejected before
+// its operation was read.
+package server

@@ -1,0 +1,215 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	kjson "sigs.k8s.io/json"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/webhook"
+)
+
+// Handler answers ResourceInterpreterContexts from an interpreter. It is
+// safe for concurrent use.
+type Handler struct {
+	in           interpreter.Interpreter
+	timeout      time.Duration
+	maxBodyBytes int64
+	metrics      *Metrics
+	log          *slog.Logger
+}
+
+var _ http.Handler = (*Handler)(nil)
+
+// New returns a Handler answering from in.
+func New(in interpreter.Interpreter, opts ...Option) *Handler {
+	h := &Handler{in: in, timeout: DefaultTimeout, maxBodyBytes: DefaultMaxBodyBytes}
+	for _, opt := range opts {
+		opt(h)
+	}
+	if h.metrics == nil {
+		h.metrics = NewMetrics()
+	}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	return h
+}
+
+// Metrics returns the metrics the handler records into.
+func (h *Handler) Metrics() *Metrics { return h.metrics }
+
+// answer is what ServeHTTP writes: an HTTP status and a response.
+type answer struct {
+	status    int
+	response  *webhook.ResourceInterpreterResponse
+	operation string // the metrics label
+	outcome   string
+}
+
+// reject answers a malformed request with HTTP status and a failed response.
+func reject(status int, uid string, format string, args ...any) answer {
+	msg := fmt.Sprintf(format, args...)
+	return answer{status: status, response: webhook.Failed(uid, int32(status), msg), operation: unknownOperation, outcome: outcomeRejected}
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	h.metrics.inFlight.Inc()
+	defer h.metrics.inFlight.Dec()
+
+	a := h.answerSafely(w, r)
+	h.metrics.observe(a.operation, a.outcome, start)
+	if a.outcome != outcomeSuccess {
+		h.log.Info("interpreter webhook request "+a.outcome, "operation", a.operation, "uid", a.response.UID,
+			"code", a.response.Status.Code, "message", a.response.Status.Message)
+	}
+	body, err := json.Marshal(webhook.NewResponseContext(a.response))
+	if err != nil {
+		h.log.Error("encoding interpreter webhook response", "error", err)
+		a = reject(http.StatusInternalServerError, a.response.UID, "encoding the response: %v", err)
+		body, _ = json.Marshal(webhook.NewResponseContext(a.response))
+	}
+	if a.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", http.MethodPost)
+	}
+	w.Header().Set("Content-Type", webhook.ContentType)
+	w.WriteHeader(a.status)
+	_, _ = w.Write(body)
+}
+
+// answerSafely answers r, turning a panic into a failed response.
+func (h *Handler) answerSafely(w http.ResponseWriter, r *http.Request) (a answer) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("panic answering interpreter webhook request", "panic", p, "stack", string(debug.Stack()))
+			a = reject(http.StatusInternalServerError, "", "panic: %v", p)
+			a.outcome = outcomeFailure
+		}
+	}()
+	return h.answer(w, r)
+}
+
+// answer reads, checks and runs one request.
+func (h *Handler) answer(w http.ResponseWriter, r *http.Request) answer {
+	if r.Method != http.MethodPost {
+		return reject(http.StatusMethodNotAllowed, "", "method %s: want POST", r.Method)
+	}
+	if ct := r.Header.Get("Content-Type"); !isJSON(ct) {
+		return reject(http.StatusUnsupportedMediaType, "", "content type %q: want %s", ct, webhook.ContentType)
+	}
+	timeout, err := h.deadline(r)
+	if err != nil {
+		return reject(http.StatusBadRequest, "", "%v", err)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBodyBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return reject(http.StatusRequestEntityTooLarge, "", "request body: larger than %d bytes", tooLarge.Limit)
+	case err != nil:
+		return reject(http.StatusBadRequest, "", "reading request body: %v", err)
+	}
+	var review webhook.ResourceInterpreterContext
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(body, &review); err != nil {
+		return reject(http.StatusBadRequest, "", "decoding request body: %v", err)
+	}
+	if review.APIVersion != webhook.APIVersion || review.Kind != webhook.ContextKind {
+		return reject(http.StatusBadRequest, "", "request body: want apiVersion %s and kind %s, got %q and %q",
+			webhook.APIVersion, webhook.ContextKind, review.APIVersion, review.Kind)
+	}
+	if review.Request == nil {
+		return reject(http.StatusBadRequest, "", "request: missing")
+	}
+	wire := review.Request
+	req, err := wire.Decode()
+	if err != nil {
+		a := reject(http.StatusBadRequest, wire.UID, "%v", err)
+		if wire.Operation.Valid() {
+			a.operation = wire.Operation.String()
+		}
+		return a
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	return h.run(ctx, wire, req, timeout)
+}
+
+// deadline returns how long the operation may run: the handler's timeout,
+// or the "timeout" query parameter when it is shorter.
+func (h *Handler) deadline(r *http.Request) (time.Duration, error) {
+	q := r.URL.Query().Get("timeout")
+	if q == "" {
+		return h.timeout, nil
+	}
+	d, err := time.ParseDuration(q)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("timeout query parameter %q: want a positive duration such as 10s", q)
+	}
+	return min(d, h.timeout), nil
+}
+
+// result is what the interpreter gave, or the panic it raised.
+type result struct {
+	resp interpreter.Response
+	err  error
+}
+
+// run runs the operation and answers with its outcome. It answers when
+// ctx is done even if the interpreter has not returned.
+func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequest, req interpreter.Request, timeout time.Duration) answer {
+	op := req.Operation.String()
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				h.log.Error("panic in interpreter", "operation", op, "uid", wire.UID, "panic", p, "stack", string(debug.Stack()))
+				done <- result{err: fmt.Errorf("panic: %v", p)}
+			}
+		}()
+		resp, err := interpreter.Invoke(ctx, h.in, req)
+		done <- result{resp, err}
+	}()
+	var res result
+	select {
+	case res = <-done:
+	case <-ctx.Done():
+		return failure(wire, op, http.StatusGatewayTimeout, fmt.Errorf("deadline of %s exceeded", timeout))
+	}
+	if res.err != nil {
+		code := http.StatusInternalServerError
+		switch {
+		case errors.Is(res.err, interpreter.ErrNoHook):
+			code = http.StatusNotImplemented
+		case errors.Is(res.err, context.DeadlineExceeded):
+			code = http.StatusGatewayTimeout
+		}
+		return failure(wire, op, code, res.err)
+	}
+	resp, err := webhook.EncodeResponse(wire, res.resp)
+	if err != nil {
+		return failure(wire, op, http.StatusInternalServerError, err)
+	}
+	return answer{status: http.StatusOK, response: resp, operation: op, outcome: outcomeSuccess}
+}
+
+// failure answers a request whose operation failed: HTTP 200, successful=false.
+func failure(wire *webhook.ResourceInterpreterRequest, op string, code int, err error) answer {
+	resp := webhook.Failed(wire.UID, int32(code), op+": "+err.Error())
+	return answer{status: http.StatusOK, response: resp, operation: op, outcome: outcomeFailure}
+}
+
+// isJSON reports whether a Content-Type header names JSON.
+func isJSON(contentType string) bool {
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mediaType == webhook.ContentType
+}

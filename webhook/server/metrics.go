@@ -1,0 +1,64 @@
+package server
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// The outcomes of a request, as the "outcome" label says them.
+const (
+	outcomeSuccess  = "success"  // the operation answered
+	outcomeFailure  = "failure"  // the operation failed: successful=false
+	outcomeRejected = "rejected" // the request was malformed: HTTP 4xx
+)
+
+// unknownOperation labels requests rejected before their operation was read.
+const unknownOperation = "unknown"
+
+// Metrics are the Prometheus metrics of a Handler. It is a
+// prometheus.Collector: register it with the registry served on /metrics.
+type Metrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+}
+
+var _ prometheus.Collector = (*Metrics)(nil)
+
+// NewMetrics returns unregistered metrics.
+func NewMetrics() *Metrics {
+	return &Metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "luainterp", Subsystem: "webhook", Name: "requests_total",
+			Help: "Interpreter webhook requests by operation and outcome (success, failure, rejected).",
+		}, []string{"operation", "outcome"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "luainterp", Subsystem: "webhook", Name: "request_duration_seconds",
+			Help:    "Time to answer an interpreter webhook request, from reading the body to writing the answer.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"operation"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "luainterp", Subsystem: "webhook", Name: "requests_in_flight",
+			Help: "Interpreter webhook requests being answered.",
+		}),
+	}
+}
+
+func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
+	m.requests.Describe(ch)
+	m.duration.Describe(ch)
+	m.inFlight.Describe(ch)
+}
+
+func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
+	m.requests.Collect(ch)
+	m.duration.Collect(ch)
+	m.inFlight.Collect(ch)
+}
+
+// observe records one request.
+func (m *Metrics) observe(operation, outcome string, start time.Time) {
+	m.requests.WithLabelValues(operation, outcome).Inc()
+	m.duration.WithLabelValues(operation).Observe(time.Since(start).Seconds())
+}
