@@ -12,8 +12,9 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// MaxSourceSize bounds the text of one script.
-const MaxSourceSize = 1 << 20
+// MaxSourceSize bounds the text of one script (Karmada's own scripts are
+// a few kilobytes).
+const MaxSourceSize = 256 << 10
 
 // maxCached bounds the compile cache; past it the cache starts over.
 const maxCached = 4096
@@ -84,8 +85,15 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 	if len(source) > MaxSourceSize {
 		return nil, &interpreter.ScriptError{Err: fmt.Errorf("script is %d bytes, more than the %d allowed", len(source), MaxSourceSize)}
 	}
+	if err := checkNesting(source); err != nil {
+		return nil, err
+	}
 	defer func() {
-		if r := recover(); r != nil {
+		switch r := recover().(type) {
+		case nil:
+		case tooDeep:
+			entry, err = nil, &interpreter.ScriptError{Line: r.line, Err: fmt.Errorf("expression nests deeper than %d levels", maxExprDepth)}
+		default:
 			entry, err = nil, &interpreter.ScriptError{Err: fmt.Errorf("compiling the script: %v", r)}
 		}
 	}()
@@ -112,7 +120,7 @@ func syntaxError(err error) error {
 	}
 	msg := strings.TrimSpace(pe.Message)
 	if pe.Pos.Line == parse.EOF {
-		return &interpreter.ScriptError{Err: fmt.Errorf("syntax error at the end of the script: %s", msg)}
+		return &interpreter.ScriptError{Err: fmt.Errorf("syntax error: unexpected end of the script (%s)", msg)}
 	}
 	return &interpreter.ScriptError{Line: pe.Pos.Line, Err: fmt.Errorf("syntax error near %q: %s", pe.Token, msg)}
 }

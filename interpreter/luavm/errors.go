@@ -82,6 +82,8 @@ func callError(ctx context.Context, st *state, s *Script, op interpreter.Operati
 	switch c := context.Cause(ctx); {
 	case errors.Is(c, ErrTimeout), errors.Is(c, ErrMemoryLimit):
 		return scriptError(s, op, line, c)
+	case errors.Is(c, context.DeadlineExceeded):
+		return scriptError(s, op, line, fmt.Errorf("%w: %w", ErrTimeout, c))
 	case c != nil:
 		return scriptError(s, op, line, fmt.Errorf("call canceled: %w", c))
 	}

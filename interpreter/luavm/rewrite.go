@@ -26,7 +26,16 @@ const (
 type rewriter struct {
 	cover bool
 	lines map[int]struct{}
+	depth int // of the expression being walked
 }
+
+// maxExprDepth bounds how deeply expressions nest (a + b + c + ... nests
+// one level per operator): gopher-lua's compiler takes time quadratic in it.
+const maxExprDepth = 1000
+
+// tooDeep is the panic that stops the walk at an expression nested past
+// maxExprDepth; compile recovers it as a ScriptError.
+type tooDeep struct{ line int }
 
 // rewriteChunk rewrites chunk in place and returns it with the prologue
 // `local (concat), (cover) = ...`, and the executable lines when covering.
@@ -119,6 +128,10 @@ func (r *rewriter) exprs(es []ast.Expr) {
 }
 
 func (r *rewriter) expr(e ast.Expr) ast.Expr {
+	if r.depth++; r.depth > maxExprDepth {
+		panic(tooDeep{e.Line()})
+	}
+	defer func() { r.depth-- }()
 	switch e := e.(type) {
 	case *ast.StringConcatOpExpr:
 		return r.concat(e)
@@ -174,6 +187,21 @@ func (r *rewriter) concat(e *ast.StringConcatOpExpr) ast.Expr {
 		operands = append(operands, x)
 	}
 	collect(e)
+	// A call takes its arguments in registers, which run out past ~250:
+	// long chains join in groups.
+	for len(operands) > maxConcatArgs {
+		var groups []ast.Expr
+		for i := 0; i < len(operands); i += maxConcatArgs {
+			groups = append(groups, concatCall(e, operands[i:min(i+maxConcatArgs, len(operands))]))
+		}
+		operands = groups
+	}
+	return concatCall(e, operands)
+}
+
+const maxConcatArgs = 64
+
+func concatCall(e ast.Expr, operands []ast.Expr) *ast.FuncCallExpr {
 	call := &ast.FuncCallExpr{Func: ident(concatLocal, e.Line()), Args: operands, AdjustRet: true}
 	call.SetLine(e.Line())
 	call.SetLastLine(e.LastLine())

@@ -38,13 +38,21 @@ type member struct {
 	value lua.LValue
 }
 
+// lazyGlobal is a global a call's environment fills in on first use: a
+// base function, a library (copied), or _G.
+type lazyGlobal struct {
+	bit   uint64
+	value lua.LValue // a base function; nil for a library or _G
+	lib   []member
+}
+
 // state is one pooled Lua state with the sandbox built around it. A call
 // owns it from acquire to release.
 type state struct {
 	L   *lua.LState
 	cfg *config
 
-	base    map[string]lua.LValue // base functions, shared by the calls on this state
+	lazy    map[string]lazyGlobal // the globals a call's environment fills in on first use
 	libs    map[string][]member   // library tables, copied into a call on first use
 	modules map[string][]member   // what require loads, copied per require
 	envMeta *lua.LTable           // metatable of every call's globals
@@ -52,6 +60,7 @@ type state struct {
 
 	// Set for the duration of one call.
 	env          *lua.LTable  // the call's globals
+	touched      uint64       // bits of the lazy globals the call has read or set
 	print        func(string) // where print writes
 	limit        error        // the last memory-limit error raised, if any
 	limitMessage string       // its text, to recognise it when the call fails
@@ -63,13 +72,12 @@ func newState(cfg *config) *state {
 		L.Push(L.NewFunction(open))
 		L.Call(0, 0)
 	}
-	st := &state{L: L, cfg: cfg, base: map[string]lua.LValue{}, libs: map[string][]member{}, modules: map[string][]member{}}
+	st := &state{L: L, cfg: cfg, libs: map[string][]member{}, modules: map[string][]member{}}
 	global := L.G.Global
+	base := map[string]lua.LValue{"print": L.NewFunction(st.printLine), "require": L.NewFunction(st.require)}
 	for _, name := range baseFunctions {
-		st.base[name] = global.RawGetString(name)
+		base[name] = global.RawGetString(name)
 	}
-	st.base["print"] = L.NewFunction(st.printLine)
-	st.base["require"] = L.NewFunction(st.require)
 
 	lib := func(name string) *lua.LTable { return global.RawGetString(name).(*lua.LTable) }
 	str := lib("string")
@@ -101,7 +109,17 @@ func newState(cfg *config) *state {
 	for _, name := range []string{"os", "string", "table", "math", "_G"} {
 		global.RawSetString(name, lua.LNil)
 	}
-	st.envMeta = table(L, map[string]lua.LValue{"__index": L.NewFunction(st.lookupGlobal)})
+	st.lazy = map[string]lazyGlobal{"_G": {bit: 1}}
+	for _, name := range sortedKeys(base) {
+		st.lazy[name] = lazyGlobal{bit: 1 << len(st.lazy), value: base[name]}
+	}
+	for _, name := range sortedKeys(st.libs) {
+		st.lazy[name] = lazyGlobal{bit: 1 << len(st.lazy), lib: st.libs[name]}
+	}
+	st.envMeta = table(L, map[string]lua.LValue{
+		"__index":    L.NewFunction(st.lookupGlobal),
+		"__newindex": L.NewFunction(st.setGlobal),
+	})
 	st.concat = L.NewFunction(st.concatValues)
 	return st
 }
@@ -149,31 +167,45 @@ func table[M []member | map[string]lua.LValue](L *lua.LState, ms M) *lua.LTable 
 func (st *state) newEnv() *lua.LTable {
 	env := st.L.CreateTable(0, 8)
 	env.Metatable = st.envMeta
+	st.touched = 0
 	return env
 }
 
-// lookupGlobal is the __index of a call's globals: it puts a base function,
-// a fresh copy of a library table, or _G into the globals on first read.
+// lookupGlobal is the __index of a call's globals: on the first read of a
+// base function, a library or _G it puts it (a library copied) into the
+// globals. From then on the globals hold the name, as if set from the
+// start, so that a script that sets it to nil reads nil.
 func (st *state) lookupGlobal(L *lua.LState) int {
 	env := L.CheckTable(1)
 	name, ok := L.Get(2).(lua.LString)
-	if !ok {
+	g, lazy := st.lazy[string(name)]
+	if !ok || !lazy || st.touched&g.bit != 0 {
 		L.Push(lua.LNil)
 		return 1
 	}
-	var v lua.LValue = lua.LNil
-	if fn, ok := st.base[string(name)]; ok {
-		v = fn
-	} else if ms, ok := st.libs[string(name)]; ok {
-		v = table(L, ms)
-	} else if name == "_G" {
+	st.touched |= g.bit
+	v := g.value
+	switch {
+	case g.lib != nil:
+		v = table(L, g.lib)
+	case v == nil:
 		v = env
 	}
-	if v != lua.LNil {
-		env.RawSetString(string(name), v)
-	}
+	env.RawSetString(string(name), v)
 	L.Push(v)
 	return 1
+}
+
+// setGlobal is the __newindex of a call's globals: a set of a name not yet
+// read replaces what would have been filled in.
+func (st *state) setGlobal(L *lua.LState) int {
+	env := L.CheckTable(1)
+	key := L.Get(2)
+	if name, ok := key.(lua.LString); ok {
+		st.touched |= st.lazy[string(name)].bit
+	}
+	env.RawSet(key, L.Get(3))
+	return 0
 }
 
 // require loads a preloaded module (a fresh table per call of require) or

@@ -1,0 +1,245 @@
+package luavm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+func TestNothingLeaksBetweenCalls(t *testing.T) {
+	// One state, so every call reuses it.
+	e := New(WithMaxStates(1))
+	tests := []struct{ name, script string }{
+		{"globals", `function InterpretHealth(obj)
+  local fresh = leaked == nil
+  leaked = true
+  return fresh
+end`},
+		{"library tables", `function InterpretHealth(obj)
+  local fresh = string.upper("a") == "A" and table.extra == nil
+  string.upper, table.extra = nil, 1
+  return fresh
+end`},
+		{"module tables", `local kube = require("kube")
+function InterpretHealth(obj)
+  local fresh = kube.resourceAdd ~= nil
+  kube.resourceAdd = nil
+  require("json").encode = nil
+  return fresh and require("json").encode ~= nil
+end`},
+		{"the string metatable", `function InterpretHealth(obj)
+  local fresh = ("a"):upper() == "A" and ("").__index == nil
+  return fresh
+end`},
+		{"_G", `function InterpretHealth(obj)
+  local fresh = _G.marker == nil
+  _G.marker, _G.print = 1, nil
+  return fresh and print == nil
+end`},
+		{"unset builtins", `function InterpretHealth(obj)
+  local fresh = type(pairs) == "function" and string ~= nil
+  pairs, string = nil, nil
+  local t = ipairs
+  ipairs = nil
+  return fresh and pairs == nil and string == nil and ipairs == nil
+end`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := e.Compile(tt.name, tt.script)
+			require.NoError(t, err)
+			for i := range 3 {
+				healthy, err := e.InterpretHealth(context.Background(), s, &unstructured.Unstructured{Object: map[string]any{}})
+				require.NoError(t, err)
+				assert.True(t, healthy, "call %d", i)
+			}
+		})
+	}
+}
+
+func TestInputsAreNotModified(t *testing.T) {
+	e := New()
+	s, err := e.Compile("mutate", `function Retain(desired, observed)
+  desired.spec.replicas = 9
+  observed.spec = nil
+  desired.metadata.labels.extra = "x"
+  return desired
+end`)
+	require.NoError(t, err)
+	desired := &unstructured.Unstructured{Object: map[string]any{
+		"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+		"spec":     map[string]any{"replicas": int64(1)},
+	}}
+	observed := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"replicas": int64(2)}}}
+	wantDesired, wantObserved := desired.DeepCopy(), observed.DeepCopy()
+	out, err := e.Retain(context.Background(), s, desired, observed)
+	require.NoError(t, err)
+	assert.Equal(t, wantDesired, desired)
+	assert.Equal(t, wantObserved, observed)
+	assert.Equal(t, int64(9), out.Object["spec"].(map[string]any)["replicas"])
+}
+
+func TestNumberTypes(t *testing.T) {
+	e := New()
+	s, err := e.Compile("numbers", `function ReviseReplica(obj, replicas)
+  return {whole = 3, half = 2.5, doubled = obj.spec.replicas * 2, revised = replicas,
+    negative = -4, big = 2^62, beyond = 2^64, list = {1, 1.5}}
+end`)
+	require.NoError(t, err)
+	obj := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"replicas": int64(3)}}}
+	out, err := e.ReviseReplica(context.Background(), s, obj, 7)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{
+		"whole": int64(3), "half": 2.5, "doubled": int64(6), "revised": int64(7),
+		"negative": int64(-4), "big": int64(1 << 62), "beyond": float64(1 << 64), "list": []any{int64(1), 1.5},
+	}, out.Object)
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	e := New(WithMaxStates(3))
+	s, err := e.Compile("concurrent", `local kube = require("kube")
+function GetReplicas(obj)
+  counter = (counter or 0) + 1
+  return obj.spec.replicas, kube.accuratePodRequirements(obj.spec.template)
+end
+function ReviseReplica(obj, n)
+  obj.spec.replicas = n
+  return obj
+end`)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				n := int64(g*100 + i)
+				obj := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{
+					"replicas": n,
+					"template": map[string]any{"spec": map[string]any{"containers": []any{
+						map[string]any{"name": "c", "resources": map[string]any{"requests": map[string]any{"cpu": fmt.Sprintf("%dm", n+1)}}},
+					}}},
+				}}}
+				replicas, req, err := e.GetReplicas(context.Background(), s, obj)
+				if err == nil && (int64(replicas) != n || req.ResourceRequest.Cpu().MilliValue() != n+1) {
+					err = fmt.Errorf("got %d, %v for %d", replicas, req, n)
+				}
+				if err == nil {
+					var out *unstructured.Unstructured
+					out, err = e.ReviseReplica(context.Background(), s, obj, n+1)
+					if err == nil && out.Object["spec"].(map[string]any)["replicas"] != n+1 {
+						err = fmt.Errorf("revised to %v, want %d", out.Object["spec"], n+1)
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	assert.LessOrEqual(t, len(e.pool.slots), 3)
+}
+
+func TestPoolBound(t *testing.T) {
+	e := New(WithMaxStates(1), WithTimeout(300*time.Millisecond))
+	busy, err := e.Compile("busy", "function InterpretHealth(obj) while true do end end")
+	require.NoError(t, err)
+	quick, err := e.Compile("quick", "function InterpretHealth(obj) return true end")
+	require.NoError(t, err)
+	obj := &unstructured.Unstructured{Object: map[string]any{}}
+
+	started := make(chan struct{})
+	done := make(chan error)
+	go func() {
+		close(started)
+		_, err := e.InterpretHealth(context.Background(), busy, obj)
+		done <- err
+	}()
+	<-started
+	time.Sleep(30 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err = e.InterpretHealth(ctx, quick, obj)
+	require.Error(t, err)
+	assert.Equal(t, "quick InterpretHealth: waiting for a Lua state: context deadline exceeded", err.Error())
+
+	require.ErrorIs(t, <-done, ErrTimeout)
+	// The state of the call that timed out was replaced.
+	healthy, err := e.InterpretHealth(context.Background(), quick, obj)
+	require.NoError(t, err)
+	assert.True(t, healthy)
+}
+
+func TestCompile(t *testing.T) {
+	e := New()
+	t.Run("cached by source text", func(t *testing.T) {
+		a, err := e.Compile("a", "function InterpretHealth(obj) return true end")
+		require.NoError(t, err)
+		b, err := e.Compile("b", "function InterpretHealth(obj) return true end")
+		require.NoError(t, err)
+		assert.Same(t, a.proto, b.proto)
+		assert.Equal(t, "b", b.Name())
+	})
+	tests := []struct {
+		name, source, want string
+		line               int
+	}{
+		{"syntax", "function InterpretHealth(obj)\n  return = 1\nend", `syntax (line 2): syntax error near "=": syntax error`, 2},
+		{"goto", "function f()\n  goto nowhere\nend", "goto (line 3): no visible label 'nowhere' for <goto> at line 2", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.Compile(tt.name, tt.source)
+			require.Error(t, err)
+			var se *interpreter.ScriptError
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, tt.want, err.Error())
+			assert.Equal(t, tt.line, se.Line)
+			assert.Equal(t, tt.name, se.Customization)
+		})
+	}
+}
+
+func TestCheck(t *testing.T) {
+	e := New(WithTimeout(50 * time.Millisecond))
+	tests := []struct {
+		name, source, want string
+		is                 error
+	}{
+		{"defined", "function InterpretHealth(obj) return true end", "", nil},
+		{"defined as a local assigned to a global", "local function f() end\nInterpretHealth = f", "", nil},
+		{"missing", "function GetReplicas(obj) return 1 end", "missing InterpretHealth: the script does not define the global function InterpretHealth", nil},
+		{"a chunk error", "local x = nil\nx.y = 1\nfunction InterpretHealth() end", "a chunk error InterpretHealth (line 2): attempt to index a non-table object(nil) with key 'y'", nil},
+		{"a chunk that never ends", "while true do end", "a chunk that never ends InterpretHealth (line 1): script ran past its deadline of 50ms", ErrTimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := e.Compile(tt.name, tt.source)
+			require.NoError(t, err)
+			err = e.Check(s, "InterpretHealth")
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Equal(t, tt.want, err.Error())
+			if tt.is != nil {
+				assert.True(t, errors.Is(err, tt.is))
+			}
+		})
+	}
+}

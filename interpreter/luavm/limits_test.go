@@ -1,0 +1,278 @@
+package luavm
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// health runs script's InterpretHealth on an empty object.
+func health(ctx context.Context, e *Engine, name, script string) error {
+	s, err := e.Compile(name, script)
+	if err != nil {
+		return err
+	}
+	_, err = e.InterpretHealth(ctx, s, &unstructured.Unstructured{Object: map[string]any{}})
+	return err
+}
+
+func TestDeadline(t *testing.T) {
+	e := New(WithTimeout(50 * time.Millisecond))
+	tests := []struct {
+		name, script string
+		line         int
+	}{
+		{"an empty loop", "function InterpretHealth(obj)\n  while true do end\nend", 2},
+		{"a loop in the chunk", "while true do end\nfunction InterpretHealth(obj) return true end", 1},
+		{"pcall cannot catch the deadline", `function InterpretHealth(obj)
+  while true do
+    pcall(function() while true do end end)
+  end
+end`, 0},
+		{"nor can xpcall's handler", `function InterpretHealth(obj)
+  xpcall(function() error("x") end, function() while true do end end)
+  return true
+end`, 0},
+		{"an endless tail call", "local function f() return f() end\nfunction InterpretHealth(obj) return f() end", 1},
+		{"a loop in a gsub callback", `function InterpretHealth(obj)
+  ("abc"):gsub(".", function() while true do end end)
+end`, 2},
+		{"a loop in a sort comparator", `function InterpretHealth(obj)
+  table.sort({3, 2, 1}, function(a, b) while true do end end)
+end`, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			err := health(context.Background(), e, "loop", tt.script)
+			require.ErrorIs(t, err, ErrTimeout)
+			assert.Less(t, time.Since(start), time.Second)
+			var se *interpreter.ScriptError
+			require.ErrorAs(t, err, &se)
+			if tt.line > 0 { // otherwise wherever the deadline caught it
+				assert.Equal(t, tt.line, se.Line)
+			}
+			assert.Positive(t, se.Line)
+			assert.Equal(t, interpreter.InterpretHealth, se.Operation)
+			assert.Contains(t, err.Error(), "script ran past its deadline of 50ms")
+		})
+	}
+}
+
+func TestCallerContext(t *testing.T) {
+	e := New()
+	loop := "function InterpretHealth(obj) while true do end end"
+
+	t.Run("an earlier caller deadline is a timeout", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		defer cancel()
+		err := health(ctx, e, "loop", loop)
+		require.ErrorIs(t, err, ErrTimeout)
+	})
+	t.Run("a cancelled caller stops the call", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(20*time.Millisecond, cancel)
+		err := health(ctx, e, "loop", loop)
+		require.ErrorIs(t, err, context.Canceled)
+		assert.NotErrorIs(t, err, ErrTimeout)
+		assert.Equal(t, "loop InterpretHealth (line 1): call canceled: context canceled", err.Error())
+	})
+}
+
+func TestRecursion(t *testing.T) {
+	e := New()
+	tests := []struct{ name, script string }{
+		{"plain", "local function f(n) return 1 + f(n + 1) end\nfunction InterpretHealth(obj) return f(1) > 0 end"},
+		{"through gsub", `local function f(s) return (s:gsub(".", f)) end
+function InterpretHealth(obj) return f("x") ~= nil end`},
+		{"through sort", `local function f(a, b) table.sort({1, 2, 3}, f) return a < b end
+function InterpretHealth(obj) return f(1, 2) end`},
+		{"through pcall", `local depth = 0
+local function f() depth = depth + 1; pcall(f); return depth end
+function InterpretHealth(obj) f(); error("depth " .. depth) end`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := health(context.Background(), e, "recursion", tt.script)
+			require.Error(t, err)
+			var se *interpreter.ScriptError
+			require.ErrorAs(t, err, &se)
+		})
+	}
+	// The engine still works afterwards.
+	require.NoError(t, health(context.Background(), e, "fine", "function InterpretHealth(obj) return true end"))
+}
+
+// heapSampler records the peak of the process heap while a test runs.
+type heapSampler struct {
+	stop chan struct{}
+	done sync.WaitGroup
+	peak uint64
+}
+
+func sampleHeap() *heapSampler {
+	h := &heapSampler{stop: make(chan struct{})}
+	sample := []metrics.Sample{{Name: heapObjects}}
+	h.done.Go(func() {
+		for {
+			metrics.Read(sample)
+			h.peak = max(h.peak, sample[0].Value.Uint64())
+			select {
+			case <-h.stop:
+				return
+			case <-time.After(200 * time.Microsecond):
+			}
+		}
+	})
+	return h
+}
+
+func (h *heapSampler) finish() uint64 {
+	close(h.stop)
+	h.done.Wait()
+	return h.peak
+}
+
+func heapNow() uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: heapObjects}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+func TestMemoryBudget(t *testing.T) {
+	const budget = 32 << 20
+	e := New(WithMemoryBudget(budget), WithTimeout(20*time.Second))
+	tests := []struct{ name, script string }{
+		{"growing a table forever", `function InterpretHealth(obj)
+  local t = {}
+  while true do t[#t + 1] = {n = #t} end
+end`},
+		{"growing a table by string keys", `function InterpretHealth(obj)
+  local t, i = {}, 0
+  while true do i = i + 1; t["key" .. i] = i end
+end`},
+		{"doubling a string", `function InterpretHealth(obj)
+  local s = "x"
+  while true do s = s .. s end
+end`},
+		{"keeping every doubled string", `function InterpretHealth(obj)
+  local keep, s = {}, "xxxxxxxxxxxxxxxx"
+  for i = 1, 1000 do s = s .. s:sub(1, 1000000); keep[i] = s end
+end`},
+		{"string.rep", `function InterpretHealth(obj) return #string.rep("x", 1e12) > 0 end`},
+		{"string.rep as a method", `function InterpretHealth(obj) return #("abc"):rep(1e9) > 0 end`},
+		{"table.concat of a huge table", `function InterpretHealth(obj)
+  local t, s = {}, string.rep("x", 1000000)
+  for i = 1, 1000 do t[i] = s end
+  return #table.concat(t) > 0
+end`},
+		{"string.format of many strings", `function InterpretHealth(obj)
+  local s, args = string.rep("x", 1000000), {}
+  for i = 1, 100 do args[i] = s end
+  return #string.format(string.rep("%s", 100), unpack(args)) > 0
+end`},
+		{"string.gsub multiplying its subject", `function InterpretHealth(obj)
+  return #string.gsub(string.rep("x", 100000), "x", string.rep("y", 1000)) > 0
+end`},
+		{"string.gsub with a table of long strings", `function InterpretHealth(obj)
+  return #string.gsub(string.rep("x", 100000), "x", {x = string.rep("y", 1000)}) > 0
+end`},
+		{"one concatenation of many long strings", `function InterpretHealth(obj)
+  local s = string.rep("x", 4000000)
+  return #(s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s) > 0
+end`},
+		{"pcall does not swallow the budget", `function InterpretHealth(obj)
+  local keep = {}
+  while true do
+    pcall(function() for i = 1, 1000 do keep[#keep + 1] = {i} end end)
+  end
+end`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := heapNow()
+			sampler := sampleHeap()
+			err := health(context.Background(), e, "hog", tt.script)
+			peak := sampler.finish()
+			require.ErrorIs(t, err, ErrMemoryLimit)
+			var se *interpreter.ScriptError
+			require.ErrorAs(t, err, &se)
+			assert.Positive(t, se.Line)
+			assert.Less(t, peak-min(peak, before), uint64(4*budget), "the heap grew past four budgets")
+			assert.Less(t, heapNow()-min(heapNow(), before), uint64(budget/2), "the call's memory was not freed")
+		})
+	}
+	require.NoError(t, health(context.Background(), e, "fine", "function InterpretHealth(obj) return #string.rep('x', 1000) == 1000 end"))
+}
+
+func TestStringLimitsCanBeCaught(t *testing.T) {
+	e := New(WithMemoryBudget(4 << 20))
+	err := health(context.Background(), e, "caught", `function InterpretHealth(obj)
+  local ok, err = pcall(string.rep, "x", 1e9)
+  assert(not ok)
+  return err:find("more than the 1048576 allowed", 1, true) ~= nil
+end`)
+	require.NoError(t, err)
+}
+
+func TestStringFormatDirectives(t *testing.T) {
+	e := New()
+	err := health(context.Background(), e, "width", `function InterpretHealth(obj)
+  return #string.format("%999999999d", 1) > 0
+end`)
+	require.Error(t, err)
+	assert.Equal(t, "width InterpretHealth (line 2): invalid format (width too long, at most 99)", err.Error())
+	assert.NotErrorIs(t, err, ErrMemoryLimit)
+
+	require.NoError(t, health(context.Background(), e, "fine", `function InterpretHealth(obj)
+  return string.format("%-5s|%05.1f|%x|%%", "a", 3.14159, 255) == "a    |003.1|ff|%"
+end`))
+}
+
+func TestHostileSources(t *testing.T) {
+	e := New(WithTimeout(time.Second))
+	deep := func(open, close string, n int) string {
+		b := make([]byte, 0, n*(len(open)+len(close))+32)
+		b = append(b, "local x = "...)
+		for range n {
+			b = append(b, open...)
+		}
+		b = append(b, '1')
+		for range n {
+			b = append(b, close...)
+		}
+		return string(b)
+	}
+	tests := map[string]string{
+		"deep parentheses": deep("(", ")", 100000),
+		"deep tables":      deep("{", "}", 100000),
+		"many unary minus": deep("- ", "", 50000),
+		"a long concat":    deep("", " .. x", 50000),
+		"a long sum":       deep("", " + x", 50000),
+		"too large":        string(make([]byte, MaxSourceSize+1)),
+		"unterminated":     "function f(\n",
+		"binary":           "\x1bLua\x51\x00",
+	}
+	for name, source := range tests {
+		t.Run(name, func(t *testing.T) {
+			s, err := e.Compile(name, source)
+			if err == nil {
+				err = e.Check(s, "InterpretHealth")
+			}
+			require.Error(t, err)
+			var se *interpreter.ScriptError
+			assert.True(t, errors.As(err, &se), "%T: %v", err, err)
+		})
+	}
+}
