@@ -323,6 +323,31 @@ spec:
 	}
 }
 
+// TestInterpretWarnings gives a folder of manifests: the Deployment in it
+// is skipped with a warning on stderr, and a second customization of the
+// same kind and operation is named as shadowed.
+func TestInterpretWarnings(t *testing.T) {
+	dir := t.TempDir()
+	example, err := os.ReadFile(exampleCustomization)
+	require.NoError(t, err)
+	shadow := strings.Replace(string(example), "name: cloneset-example", "name: zz-cloneset-shadow", 1)
+	files := map[string]string{
+		"a-hooks.yaml": string(example),
+		"b-more.yaml":  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n---\n" + shadow,
+	}
+	for name, contents := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(contents), 0o644))
+	}
+	r := run(t, "", "interpret", "-f", dir, "--operation", "InterpretHealth", "--observed-file", exampleWorkload)
+	require.NoError(t, r.err)
+	assert.Equal(t, "healthy: true\n", r.stdout)
+	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	require.Len(t, lines, 8, r.stderr) // the Deployment, and one per operation of the shadow
+	more := filepath.Join(dir, "b-more.yaml")
+	assert.Equal(t, "warning: "+more+": document 1: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization", lines[0])
+	assert.Equal(t, "warning: "+more+`: document 2 "zz-cloneset-shadow": replicaResource for apps.kruise.io/v1alpha1 CloneSet is also defined by "cloneset-example"; "cloneset-example" is used (customizations apply in name order, the first wins)`, lines[1])
+}
+
 func regexpQuote(s string) string {
 	return strings.NewReplacer(".", `\.`, "(", `\(`, ")", `\)`).Replace(s)
 }

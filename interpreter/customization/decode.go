@@ -117,7 +117,10 @@ func (d *decoder) customization(pos Position, n *yaml.Node) {
 	c.Position = pos
 	defer func() { d.set.Customizations = append(d.set.Customizations, c) }()
 
-	if f := top["apiVersion"]; d.str(pos, f.value, "apiVersion", "") != APIVersion {
+	switch f := top["apiVersion"]; {
+	case f.key == nil:
+		d.errorAt(pos, n.Line, "apiVersion", "", fmt.Errorf("missing, want %s", APIVersion))
+	case d.str(pos, f.value, "apiVersion", "") != APIVersion:
 		d.errorAt(pos, f.key.Line, "apiVersion", "", fmt.Errorf("want %s, got %q", APIVersion, f.value.Value))
 	}
 	specField := top["spec"]

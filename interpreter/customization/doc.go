@@ -30,4 +30,33 @@
 // A Set orders its customizations by name. Several customizations may
 // target one kind; as in Karmada, for each operation the first in name
 // order that defines it is used, and a warning names the others.
+//
+// # The layer
+//
+// NewLayer compiles every script of a Set on a luavm.Engine, checks that
+// it defines the global function its key requires (GetReplicas for
+// replicaResource, and so on), and returns a Layer: an
+// interpreter.Interpreter whose HookEnabled is true exactly for the
+// (target kind, operation) pairs with a script. Install it as
+// interpreter.LayerCustomization of a Registry; kinds and operations it
+// does not cover fall through to the layers below. A lookup is one map
+// read that allocates nothing; each call runs the script on the engine.
+//
+// Script errors, when compiling and when running, are *Error values whose
+// message ends in the Lua line and whose Line is the matching file line
+// (for scripts in literal blocks, "luaScript: |"); errors.As still finds
+// the engine's *interpreter.ScriptError inside.
+//
+// # Callers
+//
+//   - A program or command: Load the user's files, NewLayer, Registry.Set
+//     (cmd/luainterp's newRegistry does this for -f).
+//   - A test runner: Load a suite's file, NewLayer on an engine of its
+//     own, run one operation with interpreter.Invoke; Customization.Operations
+//     and Layer.Hook say which operations a customization defines.
+//   - A validator: Check returns a Rule per customization and key with a
+//     PASS, UNSET or ERROR verdict (luainterp interpret --check).
+//   - A long-running server: a Reloader installs the layer and, in Run,
+//     watches the files with fsnotify and swaps in a new layer after each
+//     change, keeping the last good one when a reload fails.
 package customization

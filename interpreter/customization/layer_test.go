@@ -3,12 +3,14 @@ package customization
 import (
 	"context"
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
@@ -193,4 +195,46 @@ func BenchmarkLayerHookEnabled(b *testing.B) {
 			b.Fatal("no hook")
 		}
 	}
+}
+
+// BenchmarkLayerGetReplicas compares a GetReplicas call through a
+// Registry's customization layer with the same script called on the
+// engine directly: the layer's lookup is all the difference.
+func BenchmarkLayerGetReplicas(b *testing.B) {
+	set, err := Load("../../testdata/examples/customization.yaml")
+	require.NoError(b, err)
+	engine := luavm.New()
+	layer, err := NewLayer(engine, set)
+	require.NoError(b, err)
+	reg := interpreter.NewRegistry().Set(interpreter.LayerCustomization, layer)
+	obj := exampleWorkload(b)
+	direct := layer.hooks[hookKey{obj.GroupVersionKind(), interpreter.InterpretReplica}].program
+
+	b.Run("registry", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := reg.GetReplicas(context.Background(), obj); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("engine", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := engine.GetReplicas(context.Background(), direct, obj); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func exampleWorkload(tb testing.TB) *unstructured.Unstructured {
+	tb.Helper()
+	data, err := os.ReadFile("../../testdata/examples/workload.yaml")
+	require.NoError(tb, err)
+	js, err := yaml.YAMLToJSON(data)
+	require.NoError(tb, err)
+	obj := &unstructured.Unstructured{}
+	require.NoError(tb, obj.UnmarshalJSON(js))
+	return obj
 }

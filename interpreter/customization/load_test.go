@@ -94,6 +94,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`f.yaml:1: document 1: invalid YAML: did not find expected ',' or ']'`},
 		},
 		{
+			name: "missing apiVersion",
+			src:  doc("kind: ResourceInterpreterCustomization", "metadata: {name: hooks}", "spec: {target: {apiVersion: v1, kind: Pod}, customizations: {}}"),
+			want: []string{`f.yaml:1: document 1 "hooks": apiVersion: missing, want config.karmada.io/v1alpha1`},
+		},
+		{
 			name: "document not a mapping",
 			src:  doc("- a", "- b"),
 			want: []string{`f.yaml:1: document 1: want a mapping, got a sequence`},

@@ -34,6 +34,9 @@ func isNull(n *yaml.Node) bool {
 
 // describe names a node's type as a user sees it.
 func describe(n *yaml.Node) string {
+	if n == nil {
+		return "null"
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
