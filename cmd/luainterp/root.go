@@ -30,5 +30,6 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newInterpretCommand())
 	root.AddCommand(newPropagateCommand())
 	root.AddCommand(newTestCommand())
+	root.AddCommand(newLayersCommand())
 	return root
 }

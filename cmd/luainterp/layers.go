@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+)
+
+// layersOptions are the flags of `luainterp layers`.
+type layersOptions struct {
+	customizations []string
+	apiVersion     string
+	kind           string
+	objectFile     string
+	output         string
+}
+
+func newLayersCommand() *cobra.Command {
+	o := &layersOptions{}
+	cmd := &cobra.Command{
+		Use:   "layers [--api-version V --kind K | --object-file F] [-f CUSTOMIZATION] [-o text|yaml|json]",
+		Short: "Show which layer answers each operation for a kind",
+		Long: `Show, for each interpreter operation, which layer answers it for a kind:
+customization (the files of -f), webhook, thirdparty (bundled scripts) or
+builtin (luainterp's Go handlers for Kubernetes' own kinds); "-" when none
+does, and the operation fails. The first place to look when a customization
+"does nothing": another layer may answer first, or its kind may not match.
+
+The kind comes from --api-version and --kind, or from the apiVersion and
+kind of the object in --object-file. Without either, every kind the layers
+know is listed: the built-in kinds and the targets of the customizations.`,
+		Example: `  luainterp layers --api-version apps/v1 --kind Deployment
+  luainterp layers --object-file cloneset.yaml -f customizations/
+  luainterp layers -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&o.customizations, "filename", "f", nil, "customization file or directory (YAML or JSON; repeatable; - for stdin)")
+	f.StringVar(&o.apiVersion, "api-version", "", "the kind's group and version, e.g. apps/v1")
+	f.StringVar(&o.kind, "kind", "", "the kind, e.g. Deployment")
+	f.StringVar(&o.objectFile, "object-file", "", "an object whose apiVersion and kind to use (YAML or JSON; - for stdin)")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, yaml or json")
+	return cmd
+}
+
+// kindLayers is which layer answers each operation for one kind; a nil
+// layer means none.
+type kindLayers struct {
+	APIVersion string             `json:"apiVersion"`
+	Kind       string             `json:"kind"`
+	Operations map[string]*string `json:"operations"`
+}
+
+func (o *layersOptions) run(cmd *cobra.Command) error {
+	if o.output != "text" {
+		if _, err := parseFormat(o.output); err != nil {
+			return err
+		}
+	}
+	gvks, err := o.kinds(cmd)
+	if err != nil {
+		return err
+	}
+	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd))
+	if err != nil {
+		return err
+	}
+	rows := make([]kindLayers, len(gvks))
+	for i, gvk := range gvks {
+		rows[i] = kindLayers{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Operations: map[string]*string{}}
+		for _, op := range interpreter.Operations() {
+			if layer, ok := reg.Which(gvk, op); ok {
+				name := layer.String()
+				rows[i].Operations[op.String()] = &name
+			} else {
+				rows[i].Operations[op.String()] = nil
+			}
+		}
+	}
+	if o.output == "text" {
+		return printLayers(cmd.OutOrStdout(), rows)
+	}
+	format, _ := parseFormat(o.output)
+	return format.print(cmd.OutOrStdout(), rows)
+}
+
+// kinds returns the kinds to show: the one the flags name, or every kind
+// the built-in layer and the customizations know.
+func (o *layersOptions) kinds(cmd *cobra.Command) ([]schema.GroupVersionKind, error) {
+	switch {
+	case o.objectFile != "" && (o.apiVersion != "" || o.kind != ""):
+		return nil, errors.New("--object-file: give either an object or --api-version and --kind, not both")
+	case o.objectFile != "":
+		obj, err := newInputs(cmd.InOrStdin()).object("--object-file", o.objectFile)
+		if err != nil {
+			return nil, err
+		}
+		return []schema.GroupVersionKind{obj.GroupVersionKind()}, nil
+	case (o.apiVersion == "") != (o.kind == ""):
+		return nil, errors.New("--api-version and --kind: give both, or neither to list every known kind")
+	case o.kind != "":
+		gv, err := schema.ParseGroupVersion(o.apiVersion)
+		if err != nil {
+			return nil, fmt.Errorf("--api-version: %w", err)
+		}
+		return []schema.GroupVersionKind{gv.WithKind(o.kind)}, nil
+	}
+	gvks := builtin.Kinds()
+	if len(o.customizations) > 0 {
+		// The registry reads the files again: keep standard input for it.
+		stdin, err := io.ReadAll(cmd.InOrStdin())
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		cmd.SetIn(bytes.NewReader(stdin))
+		set, err := customization.Loader{Stdin: bytes.NewReader(stdin)}.Load(o.customizations...)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range set.Customizations {
+			if !slices.Contains(gvks, c.Target) {
+				gvks = append(gvks, c.Target)
+			}
+		}
+	}
+	slices.SortFunc(gvks, compareGVK)
+	return gvks, nil
+}
+
+func compareGVK(a, b schema.GroupVersionKind) int {
+	return strings.Compare(a.Group+"/"+a.Version+"/"+a.Kind, b.Group+"/"+b.Version+"/"+b.Kind)
+}
+
+// printLayers writes one block per kind: its operations and their layers.
+func printLayers(w io.Writer, rows []kindLayers) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i, row := range rows {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "%s %s\n", row.APIVersion, row.Kind)
+		for _, op := range interpreter.Operations() {
+			layer := "-"
+			if l := row.Operations[op.String()]; l != nil {
+				layer = *l
+			}
+			fmt.Fprintf(tw, "  %s\t%s\n", op, layer)
+		}
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const layersCustomizations = "testdata/layers/customizations.yaml"
+
+func TestLayers(t *testing.T) {
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		want  string
+	}{{
+		name: "a built-in kind",
+		args: []string{"--api-version", "apps/v1", "--kind", "Deployment"},
+		want: `apps/v1 Deployment
+  InterpretReplica     builtin
+  ReviseReplica        builtin
+  InterpretComponent   -
+  Retain               builtin
+  AggregateStatus      builtin
+  InterpretStatus      builtin
+  InterpretHealth      builtin
+  InterpretDependency  builtin
+`,
+	}, {
+		name: "a customization answers first",
+		args: []string{"--api-version", "apps/v1", "--kind", "Deployment", "-f", layersCustomizations},
+		want: `apps/v1 Deployment
+  InterpretReplica     builtin
+  ReviseReplica        builtin
+  InterpretComponent   -
+  Retain               builtin
+  AggregateStatus      builtin
+  InterpretStatus      builtin
+  InterpretHealth      customization
+  InterpretDependency  builtin
+`,
+	}, {
+		name: "an unknown kind gets only the whole status",
+		args: []string{"--api-version", "autoscaling/v1", "--kind", "HorizontalPodAutoscaler"},
+		want: `autoscaling/v1 HorizontalPodAutoscaler
+  InterpretReplica     -
+  ReviseReplica        -
+  InterpretComponent   -
+  Retain               -
+  AggregateStatus      -
+  InterpretStatus      builtin
+  InterpretHealth      -
+  InterpretDependency  -
+`,
+	}, {
+		name:  "the kind of an object on standard input",
+		stdin: "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n",
+		args:  []string{"--object-file", "-"},
+		want: `v1 Secret
+  InterpretReplica     -
+  ReviseReplica        -
+  InterpretComponent   -
+  Retain               builtin
+  AggregateStatus      -
+  InterpretStatus      builtin
+  InterpretHealth      -
+  InterpretDependency  -
+`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, err := runCLI(t, tt.stdin, append([]string{"layers"}, tt.args...)...)
+			require.NoError(t, err, stderr)
+			assert.Equal(t, tt.want, stdout)
+		})
+	}
+}
+
+func TestLayersEveryKind(t *testing.T) {
+	stdout, stderr, err := runCLI(t, "", "layers", "-f", layersCustomizations, "-o", "json")
+	require.NoError(t, err, stderr)
+	var rows []kindLayers
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
+	require.Len(t, rows, 17, "the 16 built-in kinds and the customization's Widget")
+	byKind := map[string]kindLayers{}
+	for _, row := range rows {
+		byKind[row.APIVersion+" "+row.Kind] = row
+		require.Len(t, row.Operations, 8)
+	}
+	layer := func(kind, op string) string {
+		l := byKind[kind].Operations[op]
+		if l == nil {
+			return "-"
+		}
+		return *l
+	}
+	assert.Equal(t, "customization", layer("example.io/v1 Widget", "InterpretReplica"))
+	assert.Equal(t, "builtin", layer("example.io/v1 Widget", "InterpretStatus"))
+	assert.Equal(t, "customization", layer("apps/v1 Deployment", "InterpretHealth"))
+	assert.Equal(t, "-", layer("batch/v1 Job", "InterpretHealth"))
+	assert.Equal(t, "builtin", layer("multicluster.x-k8s.io/v1alpha1 ServiceImport", "InterpretDependency"))
+}
+
+func TestLayersErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"kind without version", []string{"--kind", "Deployment"}, "--api-version and --kind: give both, or neither to list every known kind"},
+		{"object and kind", []string{"--object-file", "x.yaml", "--kind", "Pod", "--api-version", "v1"}, "--object-file: give either an object or --api-version and --kind, not both"},
+		{"bad version", []string{"--api-version", "a/b/c", "--kind", "K"}, "--api-version: unexpected GroupVersion string: a/b/c"},
+		{"missing object file", []string{"--object-file", filepath.Join("testdata", "layers", "nope.yaml")}, "--object-file: open testdata/layers/nope.yaml: no such file or directory"},
+		{"bad format", []string{"-o", "xml"}, `--output: unknown format "xml": want yaml or json`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := runCLI(t, "", append([]string{"layers"}, tt.args...)...)
+			require.Error(t, err)
+			assert.Equal(t, tt.want, err.Error())
+		})
+	}
+	t.Run("a broken customization", func(t *testing.T) {
+		_, _, err := runCLI(t, "kind: ResourceInterpreterCustomization\n", "layers", "-f", "-")
+		require.Error(t, err)
+		assert.True(t, strings.Contains(err.Error(), "<stdin>") || strings.Contains(err.Error(), "stdin"), err.Error())
+	})
+}
