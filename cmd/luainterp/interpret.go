@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -58,7 +59,7 @@ per rule (customization and key), PASS, UNSET or ERROR with the reason.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&o.customizations, "filename", "f", nil, "customization file or directory (YAML or JSON; repeatable; - for stdin)")
+	addCustomizationFlag(f, &o.customizations)
 	f.StringVar(&o.operation, "operation", "", "the operation to run: InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth or InterpretDependency")
 	f.StringVar(&o.observedFile, "observed-file", "", "the object as a member cluster has it (YAML or JSON)")
 	f.StringVar(&o.desiredFile, "desired-file", "", "the object as the control plane wants it (YAML or JSON)")
@@ -83,6 +84,9 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	in := newInputs(cmd.InOrStdin())
+	if slices.Contains(o.customizations, "-") {
+		in.stdinUsed = "-f" // newRegistry reads it
+	}
 	req, err := o.request(cmd, in, op)
 	if err != nil {
 		return err

@@ -302,6 +302,14 @@ func TestInterpretScriptFails(t *testing.T) {
 
 // TestInterpretFallsThrough runs a kind the customization does not cover:
 // the built-in layer answers, with and without -f.
+func TestInterpretCustomizationFromStdin(t *testing.T) {
+	example, err := os.ReadFile(exampleCustomization)
+	require.NoError(t, err)
+	r := run(t, string(example), "interpret", "-f", "-", "--operation", "InterpretHealth", "--observed-file", exampleWorkload)
+	require.NoError(t, r.err)
+	assert.Equal(t, "healthy: true\n", r.stdout)
+}
+
 func TestInterpretFallsThrough(t *testing.T) {
 	deployment := `apiVersion: apps/v1
 kind: Deployment
@@ -396,6 +404,12 @@ func TestInterpretFailures(t *testing.T) {
 			stdin: "apiVersion: v1\nkind: Pod\n",
 			args:  []string{"-f", exampleCustomization, "--operation", "Retain", "--desired-file", "-", "--observed-file", "-"},
 			want:  "--observed-file: standard input is already read for --desired-file",
+		},
+		{
+			name:  "stdin for the customization and the object",
+			stdin: "apiVersion: v1\nkind: Pod\n",
+			args:  []string{"-f", "-", "--operation", "InterpretHealth", "--observed-file", "-"},
+			want:  "--observed-file: standard input is already read for -f",
 		},
 		{
 			name:  "object without kind",

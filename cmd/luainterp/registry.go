@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/luainterp/luainterp/builtin"
 	"github.com/luainterp/luainterp/interpreter"
@@ -21,6 +22,12 @@ type registryConfig struct {
 
 // registryOption configures newRegistry.
 type registryOption func(*registryConfig)
+
+// addCustomizationFlag adds -f/--filename, the customization files of a
+// command that answers from the registry; pass the paths to withCustomizations.
+func addCustomizationFlag(f *pflag.FlagSet, paths *[]string) {
+	f.StringArrayVarP(paths, "filename", "f", nil, "ResourceInterpreterCustomization file or directory (YAML or JSON; repeatable; - for stdin)")
+}
 
 // withCustomizations puts the ResourceInterpreterCustomizations of the
 // files and directories on top of the other layers ("-" reads stdin).
