@@ -81,7 +81,7 @@ func nestedInt32(obj map[string]any, fields ...string) (int32, bool, error) {
 			return int32(n), true, nil
 		}
 	}
-	return 0, false, fmt.Errorf("%s: cannot convert %T to int32", dotted(fields), v)
+	return 0, false, typeError(dotted(fields), "an integer", v)
 }
 
 // nestedInt64 reads an int64 field, the type the Kubernetes JSON decoder
@@ -92,8 +92,11 @@ func nestedInt64(obj map[string]any, fields ...string) (int64, bool, error) {
 		return 0, false, err
 	}
 	n, ok := v.(int64)
+	if f, isFloat := v.(float64); isFloat {
+		return 0, false, fmt.Errorf("%s: expected an int64, got the float64 %v", dotted(fields), f)
+	}
 	if !ok {
-		return 0, false, fmt.Errorf("%s: expected an int64, got %T", dotted(fields), v)
+		return 0, false, typeError(dotted(fields), "an int64", v)
 	}
 	return n, true, nil
 }
@@ -106,7 +109,7 @@ func reflectWholeStatus(obj *unstructured.Unstructured) (*runtime.RawExtension, 
 		return nil, err
 	}
 	if _, ok := status.(map[string]any); !ok {
-		return nil, fmt.Errorf("status: expected an object, got %T", status)
+		return nil, typeError("status", "an object", status)
 	}
 	return rawJSON(status)
 }
@@ -126,9 +129,46 @@ func healthOf[T any](rule func(*T) bool) func(*unstructured.Unstructured) (bool,
 }
 
 func typeError(path, want string, got any) error {
-	return fmt.Errorf("%s: expected %s, got %T", path, want, got)
+	return fmt.Errorf("%s: expected %s, got %s", path, want, jsonType(got))
+}
+
+// jsonType names the JSON type of an unstructured value.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float64 number"
+	}
+	return fmt.Sprintf("a Go %T", v)
 }
 
 func decodeError(path string, err error) error {
 	return fmt.Errorf("decoding %s: %w", path, err)
+}
+
+// decodeStatus decodes obj's .status into status; false when there is none.
+func decodeStatus(obj *unstructured.Unstructured, status any) (bool, error) {
+	v, found, err := unstructured.NestedFieldNoCopy(obj.Object, "status")
+	if err != nil || !found {
+		return false, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false, typeError("status", "an object", v)
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, status); err != nil {
+		return false, decodeError("status", err)
+	}
+	return true, nil
 }

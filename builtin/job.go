@@ -151,19 +151,3 @@ func later(a, b *metav1.Time) *metav1.Time {
 	}
 	return a
 }
-
-// decodeStatus decodes obj's .status into status; false when there is none.
-func decodeStatus(obj *unstructured.Unstructured, status any) (bool, error) {
-	v, found, err := unstructured.NestedFieldNoCopy(obj.Object, "status")
-	if err != nil || !found {
-		return false, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok && v != nil {
-		return false, typeError("status", "an object", v)
-	}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, status); err != nil {
-		return false, decodeError("status", err)
-	}
-	return true, nil
-}

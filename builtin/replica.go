@@ -77,7 +77,7 @@ func podSpecAt(obj *unstructured.Unstructured, path ...string) (map[string]any, 
 	}
 	spec, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: expected an object, got %T", dotted(path), v)
+		return nil, typeError(dotted(path), "an object", v)
 	}
 	return spec, nil
 }

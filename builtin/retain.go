@@ -156,7 +156,7 @@ func mergeReferences(desired, observed any, field string) ([]any, error) {
 		}
 		refs, ok := side.refs.([]any)
 		if !ok {
-			return nil, fmt.Errorf("%s %s: expected a list, got %T", side.name, field, side.refs)
+			return nil, typeError(side.name+" "+field, "a list", side.refs)
 		}
 		for i, ref := range refs {
 			m, _ := ref.(map[string]any)
