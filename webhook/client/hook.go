@@ -1,0 +1,183 @@
+package client
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	kjson "sigs.k8s.io/json"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/webhook"
+)
+
+// maxResponseBytes bounds the answer read from a webhook.
+const maxResponseBytes = 16 << 20
+
+// hook is one webhook, ready to call.
+type hook struct {
+	name    string
+	webhook *webhook.ResourceInterpreterWebhook
+	url     string // with the timeout query parameter
+	timeout time.Duration
+	client  *http.Client
+}
+
+func newHook(config string, w *webhook.ResourceInterpreterWebhook, o *options) (*hook, error) {
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = 64
+	transport.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	if len(w.ClientConfig.CABundle) > 0 {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(w.ClientConfig.CABundle) {
+			return nil, errors.New("clientConfig.caBundle: no PEM certificate")
+		}
+		transport.TLSClientConfig.RootCAs = pool
+	}
+	if o.dial != nil {
+		transport.DialContext = o.dial
+	}
+	timeout := time.Duration(w.Timeout()) * time.Second
+	return &hook{
+		name:    w.Name,
+		webhook: w,
+		url:     URL(w) + "?timeout=" + strconv.Itoa(int(w.Timeout())) + "s",
+		timeout: timeout,
+		client:  &http.Client{Transport: transport},
+	}, nil
+}
+
+// URL returns the address a webhook is called at: its clientConfig.url,
+// or https://NAME.NAMESPACE.svc:PORT/PATH for its clientConfig.service.
+func URL(w *webhook.ResourceInterpreterWebhook) string {
+	cc := w.ClientConfig
+	if cc.URL != nil {
+		return *cc.URL
+	}
+	port := int32(443)
+	if cc.Service.Port != nil {
+		port = *cc.Service.Port
+	}
+	path := ""
+	if cc.Service.Path != nil {
+		path = *cc.Service.Path
+	}
+	return fmt.Sprintf("https://%s.%s.svc:%d%s", cc.Service.Name, cc.Service.Namespace, port, path)
+}
+
+// call sends req to the webhook and decodes its answer.
+func (h *hook) call(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+	resp, err := h.exchange(ctx, req)
+	if err != nil {
+		return interpreter.Response{Operation: req.Operation}, &Error{Webhook: h.name, Operation: req.Operation, Err: err}
+	}
+	return resp, nil
+}
+
+func (h *hook) exchange(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+	empty := interpreter.Response{Operation: req.Operation}
+	wire, err := webhook.EncodeRequest(newUID(), req)
+	if err != nil {
+		return empty, err
+	}
+	body, err := json.Marshal(webhook.NewContext(wire))
+	if err != nil {
+		return empty, fmt.Errorf("encoding request: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url, bytes.NewReader(body))
+	if err != nil {
+		return empty, err
+	}
+	httpReq.Header.Set("Content-Type", webhook.ContentType)
+	httpReq.Header.Set("Accept", webhook.ContentType)
+	httpResp, err := h.client.Do(httpReq)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			return empty, fmt.Errorf("calling %s: no answer within %s: %w", h.url, h.timeout, context.DeadlineExceeded)
+		}
+		return empty, fmt.Errorf("calling %s: %w", h.url, unwrapURLError(err))
+	}
+	defer httpResp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(httpResp.Body, maxResponseBytes+1))
+	if err != nil {
+		return empty, fmt.Errorf("reading the answer of %s: %w", h.url, err)
+	}
+	if len(data) > maxResponseBytes {
+		return empty, fmt.Errorf("the answer of %s: larger than %d bytes", h.url, maxResponseBytes)
+	}
+	answer, decodeErr := decodeAnswer(data)
+	if httpResp.StatusCode != http.StatusOK {
+		return empty, httpError(httpResp, answer, data)
+	}
+	if decodeErr != nil {
+		return empty, fmt.Errorf("the answer of %s: %w", h.url, decodeErr)
+	}
+	return answer.Response.Decode(wire)
+}
+
+// decodeAnswer decodes a ResourceInterpreterContext holding a response.
+func decodeAnswer(data []byte) (*webhook.ResourceInterpreterContext, error) {
+	var answer webhook.ResourceInterpreterContext
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &answer); err != nil {
+		return nil, fmt.Errorf("decoding: %w", err)
+	}
+	if (answer.APIVersion != "" && answer.APIVersion != webhook.APIVersion) || (answer.Kind != "" && answer.Kind != webhook.ContextKind) {
+		return nil, fmt.Errorf("want apiVersion %s and kind %s, got %q and %q", webhook.APIVersion, webhook.ContextKind, answer.APIVersion, answer.Kind)
+	}
+	if answer.Response == nil {
+		return nil, errors.New("response: missing")
+	}
+	return &answer, nil
+}
+
+// httpError is the error of an answer with an HTTP status other than 200:
+// the status message the answer carries, or the start of its body.
+func httpError(resp *http.Response, answer *webhook.ResourceInterpreterContext, body []byte) error {
+	msg := ""
+	if answer != nil && answer.Response.Status != nil {
+		msg = answer.Response.Status.Message
+	}
+	if msg == "" {
+		msg = string(bytes.TrimSpace(body[:min(len(body), 512)]))
+	}
+	return &webhook.StatusError{Code: int32(resp.StatusCode), Message: cmp.Or(msg, resp.Status)}
+}
+
+// unwrapURLError drops the method and URL of a *url.Error: the caller names the URL.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// newUID returns a random (version 4) UUID, the uid of a request.
+func newUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// sortedByName returns configs in name order, the order Karmada consults them in.
+func sortedByName(configs []*webhook.ResourceInterpreterWebhookConfiguration) []*webhook.ResourceInterpreterWebhookConfiguration {
+	sorted := slices.Clone(configs)
+	slices.SortStableFunc(sorted, func(a, b *webhook.ResourceInterpreterWebhookConfiguration) int { return cmp.Compare(a.Name, b.Name) })
+	return sorted
+}
