@@ -179,10 +179,11 @@ func (d *decoder) target(pos Position, spec *yaml.Node, f field) schema.GroupVer
 		d.errorAt(pos, f.key.Line, "spec.target.kind", "", errors.New("missing"))
 	}
 	gv, err := schema.ParseGroupVersion(apiVersion)
-	if err != nil {
+	valid := err == nil && gv.Version != "" && gv.String() == apiVersion // "apps/" parses, but is no version
+	if apiVersion != "" && !valid {
 		d.errorAt(pos, tf["apiVersion"].key.Line, "spec.target.apiVersion", "", fmt.Errorf("invalid: %q", apiVersion))
 	}
-	if apiVersion == "" || kind == "" || err != nil {
+	if kind == "" || !valid {
 		return schema.GroupVersionKind{}
 	}
 	return gv.WithKind(kind)

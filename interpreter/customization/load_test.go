@@ -149,6 +149,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`f.yaml:7: document 1 "hooks": spec.target.apiVersion: invalid: "a/b/c"`},
 		},
 		{
+			name: "target with an empty version",
+			src:  withSpec("spec:", "  target:", "    apiVersion: apps/", "    kind: Thing", "  customizations: {}"),
+			want: []string{`f.yaml:7: document 1 "hooks": spec.target.apiVersion: invalid: "apps/"`},
+		},
+		{
 			name: "target not a mapping",
 			src:  withSpec("spec:", "  target: apps/v1", "  customizations: {}"),
 			want: []string{`f.yaml:6: document 1 "hooks": spec.target: want a mapping, got a string`},

@@ -1,0 +1,69 @@
+package customization
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/luainterp/luainterp/interpreter/luavm"
+)
+
+func TestCheck(t *testing.T) {
+	src := doc(
+		"apiVersion: config.karmada.io/v1alpha1",
+		"kind: ResourceInterpreterCustomization",
+		"metadata: {name: mixed}",
+		"spec:",
+		"  target: {apiVersion: example.io/v1, kind: Widget}",
+		"  customizations:",
+		"    replicaResource:",
+		"      luaScript: function GetReplicas(obj) return 1 end",
+		"    retention:",
+		"      luaScript: function Retain(d, o) return d",
+		"    healthInterpretation:",
+		"      luaScript: function GetReplicas(obj) return 1 end",
+		"    statusReflection: {luaScript: 3}",
+		"    replicaRevison: {luaScript: x}",
+		"---",
+		"apiVersion: config.karmada.io/v1alpha1",
+		"kind: ResourceInterpreterCustomization",
+		"metadata: {name: no-target}",
+		"spec:",
+		"  customizations:",
+		"    retention: {luaScript: 'function Retain(d, o) return d end'}",
+		"---",
+		"kind: [",
+	)
+	set, _ := Parse("c.yaml", []byte(src))
+	var got []string
+	for _, r := range Check(luavm.New(), set) {
+		line := fmt.Sprintf("%s %s %s", r.Verdict, r.Position, r.Key)
+		if r.Err != nil {
+			line += " | " + r.Err.Error()
+		}
+		got = append(got, line)
+	}
+	assert.Equal(t, []string{
+		`ERROR c.yaml: document 3  | c.yaml:23: document 3: invalid YAML: did not find expected node content`,
+		`ERROR c.yaml: document 1 "mixed" replicaRevison | c.yaml:14: document 1 "mixed": spec.customizations.replicaRevison: unknown field, did you mean "replicaRevision"?`,
+		`PASS c.yaml: document 1 "mixed" replicaResource`,
+		`UNSET c.yaml: document 1 "mixed" replicaRevision`,
+		`UNSET c.yaml: document 1 "mixed" componentResource`,
+		`ERROR c.yaml: document 1 "mixed" retention | c.yaml:10: document 1 "mixed": spec.customizations.retention.luaScript: syntax error: unexpected end of the script (syntax error)`,
+		`UNSET c.yaml: document 1 "mixed" statusAggregation`,
+		`ERROR c.yaml: document 1 "mixed" statusReflection | c.yaml:13: document 1 "mixed": spec.customizations.statusReflection.luaScript: want a string, got a number` +
+			"\n" + `c.yaml:13: document 1 "mixed": spec.customizations.statusReflection.luaScript: empty`,
+		`ERROR c.yaml: document 1 "mixed" healthInterpretation | c.yaml:12: document 1 "mixed": spec.customizations.healthInterpretation.luaScript: the script does not define the global function InterpretHealth`,
+		`UNSET c.yaml: document 1 "mixed" dependencyInterpretation`,
+		`ERROR c.yaml: document 2 "no-target"  | c.yaml:19: document 2 "no-target": spec.target: missing`,
+		`UNSET c.yaml: document 2 "no-target" replicaResource`,
+		`UNSET c.yaml: document 2 "no-target" replicaRevision`,
+		`UNSET c.yaml: document 2 "no-target" componentResource`,
+		`PASS c.yaml: document 2 "no-target" retention`,
+		`UNSET c.yaml: document 2 "no-target" statusAggregation`,
+		`UNSET c.yaml: document 2 "no-target" statusReflection`,
+		`UNSET c.yaml: document 2 "no-target" healthInterpretation`,
+		`UNSET c.yaml: document 2 "no-target" dependencyInterpretation`,
+	}, got)
+}
