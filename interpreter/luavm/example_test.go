@@ -1,0 +1,138 @@
+package luavm_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+)
+
+func deployment() *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1",
+		"kind":       "Deployment",
+		"metadata":   map[string]any{"name": "web", "namespace": "shop"},
+		"spec": map[string]any{
+			"replicas": int64(3),
+			"template": map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "web", "resources": map[string]any{
+					"requests": map[string]any{"cpu": "250m", "memory": "256Mi"},
+				}},
+			}}},
+		},
+	}}
+}
+
+func ExampleEngine_GetReplicas() {
+	e := luavm.New()
+	s, err := e.Compile("web-replicas", `
+local kube = require("kube")
+function GetReplicas(obj)
+  return obj.spec.replicas, kube.accuratePodRequirements(obj.spec.template)
+end`)
+	if err != nil {
+		panic(err)
+	}
+	replicas, requires, err := e.GetReplicas(context.Background(), s, deployment())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(replicas, requires.ResourceRequest.Cpu(), requires.ResourceRequest.Memory())
+	// Output: 3 250m 256Mi
+}
+
+func ExampleEngine_ReviseReplica() {
+	e := luavm.New()
+	s, err := e.Compile("web-revise", `
+function ReviseReplica(obj, desiredReplica)
+  obj.spec.replicas = desiredReplica
+  return obj
+end`)
+	if err != nil {
+		panic(err)
+	}
+	revised, err := e.ReviseReplica(context.Background(), s, deployment(), 5)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(revised.Object["spec"].(map[string]any)["replicas"])
+	// Output: 5
+}
+
+func ExampleEngine_Check() {
+	e := luavm.New()
+	s, err := e.Compile("web-health", `function InterpretHealth(obj) return true end`)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(e.Check(s, interpreter.InterpretHealth.LuaFunction()))
+	fmt.Println(e.Check(s, interpreter.Retain.LuaFunction()))
+	// Output:
+	// <nil>
+	// web-health Retain: the script does not define the global function Retain
+}
+
+func ExampleContextWithPrint() {
+	e := luavm.New()
+	s, err := e.Compile("chatty", `
+function InterpretHealth(obj)
+  print("checking", obj.metadata.name)
+  return true
+end`)
+	if err != nil {
+		panic(err)
+	}
+	ctx := luavm.ContextWithPrint(context.Background(), func(line string) { fmt.Println("lua:", line) })
+	healthy, err := e.InterpretHealth(ctx, s, deployment())
+	fmt.Println(healthy, err)
+	// Output:
+	// lua: checking	web
+	// true <nil>
+}
+
+func ExampleErrTimeout() {
+	e := luavm.New(luavm.WithTimeout(20 * time.Millisecond))
+	s, err := e.Compile("stuck", `
+function InterpretHealth(obj)
+  while true do end
+end`)
+	if err != nil {
+		panic(err)
+	}
+	_, err = e.InterpretHealth(context.Background(), s, deployment())
+	fmt.Println(errors.Is(err, luavm.ErrTimeout))
+	fmt.Println(err)
+	// Output:
+	// true
+	// stuck InterpretHealth (line 3): script ran past its deadline of 20ms
+}
+
+func ExampleCoverage() {
+	cov := luavm.NewCoverage()
+	e := luavm.New(luavm.WithCoverage(cov))
+	s, err := e.Compile("health", `function InterpretHealth(obj)
+  if obj.status == nil then
+    return false
+  end
+  return true
+end`)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := e.InterpretHealth(context.Background(), s, deployment()); err != nil {
+		panic(err)
+	}
+	for _, l := range cov.Lines("health") {
+		fmt.Printf("line %d: %d\n", l.Line, l.Hits)
+	}
+	// Output:
+	// line 1: 1
+	// line 2: 1
+	// line 3: 1
+	// line 5: 0
+}
