@@ -1,0 +1,43 @@
+package scripts_test
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+	"github.com/luainterp/luainterp/scripts"
+)
+
+// The bundled scripts answer for the CRDs they cover; Kubernetes' own
+// kinds go on to the built-in layer.
+func ExampleNewLayer() {
+	reg := interpreter.NewRegistry().
+		Set(interpreter.LayerThirdParty, scripts.NewLayer(luavm.New())).
+		Set(interpreter.LayerBuiltin, builtin.New())
+
+	cloneSet := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps.kruise.io/v1alpha1",
+		"kind":       "CloneSet",
+		"metadata":   map[string]any{"name": "web", "namespace": "shop"},
+		"spec": map[string]any{
+			"replicas": int64(3),
+			"template": map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "web", "resources": map[string]any{"requests": map[string]any{"cpu": "500m"}}},
+			}}},
+		},
+	}}
+	replicas, requires, err := reg.GetReplicas(context.Background(), cloneSet)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(replicas, requires.ResourceRequest.Cpu())
+	fmt.Println(reg.Which(cloneSet.GroupVersionKind(), interpreter.InterpretReplica))
+	// Output:
+	// 3 500m
+	// thirdparty true
+}
