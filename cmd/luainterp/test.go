@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +27,7 @@ type testOptions struct {
 	output   string
 	coverage bool
 	listing  bool
+	timeout  time.Duration
 }
 
 func newTestCommand() *cobra.Command {
@@ -56,13 +58,15 @@ is, why it failed, a YAML diff of the differing paths and what the scripts
 printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
 		Example: `  luainterp test scripts/apps.kruise.io/v1alpha1/CloneSet
   luainterp test --run 'CloneSet/AggregateStatus' --junit report.xml scripts
-  luainterp test --coverage --coverage-listing my-crd/`,
+  luainterp test --coverage --coverage-listing my-crd/
+  luainterp test -o json --timeout 100ms scripts > report.json`,
 		RunE: func(cmd *cobra.Command, paths []string) error { return o.runTests(cmd, paths) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.run, "run", "", "run only the cases whose suite/Operation/name matches this regular expression")
 	f.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to this file")
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "how long one script call may run before its case fails")
 	f.BoolVar(&o.coverage, "coverage", false, "report which lines of each Lua script the cases ran")
 	f.BoolVar(&o.listing, "coverage-listing", false, "with the coverage summary, list each script with its hit counts (implies --coverage)")
 	return cmd
@@ -107,7 +111,7 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 			if o.coverage || o.listing {
 				cov = luavm.NewCoverage()
 			}
-			suite, err := testsuite.Load(f, newSuiteLayer(cov))
+			suite, err := testsuite.Load(f, newSuiteLayer(o.timeout, cov))
 			if suite.Customizations != nil {
 				printWarnings(stderr, suite.Customizations.Warnings)
 			}
@@ -145,11 +149,11 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 }
 
 // newSuiteLayer builds a suite's interpreter: its customizations alone, on
-// an engine of its own (recording coverage into cov when not nil), every
-// script compile-checked.
-func newSuiteLayer(cov *luavm.Coverage) testsuite.LayerFunc {
+// an engine of its own (calls limited to timeout, coverage recorded into
+// cov when not nil), every script compile-checked.
+func newSuiteLayer(timeout time.Duration, cov *luavm.Coverage) testsuite.LayerFunc {
 	return func(set *customization.Set) (interpreter.Interpreter, error) {
-		var opts []luavm.Option
+		opts := []luavm.Option{luavm.WithTimeout(timeout)}
 		if cov != nil {
 			opts = append(opts, luavm.WithCoverage(cov))
 		}

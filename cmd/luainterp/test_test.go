@@ -49,7 +49,7 @@ func TestTestPassing(t *testing.T) {
 }
 
 func TestTestFailing(t *testing.T) {
-	stdout, stderr, code := runTest(t, suites+"/failing/widget")
+	stdout, stderr, code := runTest(t, "--timeout", "100ms", suites+"/failing/widget")
 	f := suites + "/failing/widget"
 	assert.Equal(t, `--- PASS: `+f+`/InterpretHealth/ready is healthy (0.00s)
 --- FAIL: `+f+`/InterpretHealth/degraded is expected healthy (0.00s)
@@ -79,13 +79,16 @@ func TestTestFailing(t *testing.T) {
 --- FAIL: `+f+`/InterpretStatus/an error that does not come (0.00s)
     `+f+`/testdata/cases.yaml:45: document 8
     InterpretStatus succeeded, expected an error
+--- FAIL: `+f+`/InterpretComponent/a script that never returns (0.00s)
+    `+f+`/testdata/cases.yaml:50: document 9
+    InterpretComponent failed: `+f+`/customizations.yaml:42: document 1 "widget": spec.customizations.componentResource.luaScript: Lua line 2: script ran past its deadline of 100ms
 --- FAIL: `+f+`/InterpretDependency/one dependency differs (0.00s)
     `+f+`/testdata/dependencies.yaml:1: document 1
     diff (-expected +actual):
         dependencies[1].name:
         - gamma
         + delta
-2 passed, 7 failed
+2 passed, 8 failed
 `, stdout)
 	assert.Empty(t, stderr)
 	assert.Equal(t, 1, code)
@@ -99,7 +102,7 @@ func TestTestNotLoaded(t *testing.T) {
 --- FAIL: example.io/v1beta1/Widget (not loaded)
     `+b+`/example.io/v1beta1/Widget/customizations.yaml:2: document 1 "widget": spec.target: does not agree with the folder example.io/v1beta1/Widget: the target has version v1, the folder v1beta1
 --- FAIL: syntax-error (not loaded)
-    `+b+`/syntax-error/customizations.yaml:28: document 2 "widget-health": spec.customizations.healthInterpretation.luaScript: syntax error at the end of the script: syntax error
+    `+b+`/syntax-error/customizations.yaml:28: document 2 "widget-health": spec.customizations.healthInterpretation.luaScript: syntax error: unexpected end of the script (syntax error)
 --- FAIL: no-such-folder (not loaded)
     no-such-folder: no such file or directory
 0 passed, 0 failed, 4 suites not loaded
@@ -132,7 +135,7 @@ func TestTestJSON(t *testing.T) {
 		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &got), "the whole output is one JSON document")
-	assert.Equal(t, []int{0, 2, 7, 0}, []int{got.Passed, got.Failed, got.Skipped, got.NotLoaded})
+	assert.Equal(t, []int{0, 2, 8, 0}, []int{got.Passed, got.Failed, got.Skipped, got.NotLoaded})
 	require.Len(t, got.Suites, 1)
 	assert.Equal(t, "widget", got.Suites[0].Name)
 	degraded := got.Suites[0].Cases[1]
@@ -146,9 +149,9 @@ func TestTestJSON(t *testing.T) {
 
 func TestTestJUnit(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "report.xml")
-	stdout, _, code := runTest(t, "--junit", file, suites+"/failing", suites+"/broken/syntax-error")
+	stdout, _, code := runTest(t, "--junit", file, "--timeout", "100ms", suites+"/failing", suites+"/broken/syntax-error")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stdout, "2 passed, 7 failed, 1 suite not loaded\n", "the text report is still written")
+	assert.Contains(t, stdout, "2 passed, 8 failed, 1 suite not loaded\n", "the text report is still written")
 
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
@@ -171,7 +174,7 @@ func TestTestJUnit(t *testing.T) {
 		} `xml:"testsuite"`
 	}
 	require.NoError(t, xml.Unmarshal(data, &got))
-	assert.Equal(t, []int{10, 7, 1}, []int{got.Tests, got.Failures, got.Errors})
+	assert.Equal(t, []int{11, 8, 1}, []int{got.Tests, got.Failures, got.Errors})
 	require.Len(t, got.Suites, 2)
 	degraded := got.Suites[0].Cases[1]
 	assert.Equal(t, "InterpretHealth/degraded is expected healthy", degraded.Name)
@@ -188,10 +191,30 @@ func TestTestCoverage(t *testing.T) {
 	stdout, _, code := runTest(t, "--coverage-listing", "--run", "Health|Dependency", suites+"/failing")
 	assert.Equal(t, 1, code)
 	f := suites + "/failing/widget/customizations.yaml"
-	assert.Contains(t, stdout, `coverage:
+	c := suites + "/failing/widget/testdata"
+	assert.Equal(t, `--- PASS: widget/InterpretHealth/ready is healthy (0.00s)
+--- FAIL: widget/InterpretHealth/degraded is expected healthy (0.00s)
+    `+c+`/cases.yaml:7: document 2
+    diff (-expected +actual):
+        healthy:
+        - true
+        + false
+    print output:
+        phase: Degraded
+--- FAIL: widget/InterpretDependency/one dependency differs (0.00s)
+    `+c+`/dependencies.yaml:1: document 1
+    diff (-expected +actual):
+        dependencies[1].name:
+        - gamma
+        + delta
+coverage:
     widget: widget replicaResource: 1 of 2 lines (50.0%) `+f+`:13
            1      1 | function GetReplicas(obj)
            2  ##### |   return obj.spec.replicas, {resourceRequest = {cpu = obj.spec.cpu}}
+           3      - | end
+    widget: widget componentResource: 1 of 2 lines (50.0%) `+f+`:41
+           1      1 | function GetComponents(obj)
+           2  ##### |   while true do end
            3      - | end
     widget: widget statusReflection: 1 of 4 lines (25.0%) `+f+`:24
            1      1 | function ReflectStatus(obj)
@@ -213,7 +236,7 @@ func TestTestCoverage(t *testing.T) {
            5      - |   end
            6      1 |   return refs
            7      - | end
-1 passed, 2 failed, 6 skipped
+1 passed, 2 failed, 7 skipped
 `, stdout)
 }
 

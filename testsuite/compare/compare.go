@@ -55,24 +55,27 @@ func Diff(expected, actual any, opts ...Option) []Difference {
 		opt(&o)
 	}
 	var d differ
-	root := path{}
 	if o.root != "" {
-		root = root.key(o.root)
+		d.path = path{{key: o.root, isKey: true}}
 	}
 	if o.unordered {
 		e, eok := expected.([]any)
 		a, aok := actual.([]any)
 		if eok && aok {
-			d.unorderedList(root, e, a)
+			d.unorderedList(e, a)
 			return d.diffs
 		}
 	}
-	d.value(root, expected, actual)
+	d.value(expected, actual)
 	return d.diffs
 }
 
 // Equal reports whether actual equals expected under the rules of Diff.
-func Equal(expected, actual any) bool { return len(Diff(expected, actual)) == 0 }
+func Equal(expected, actual any) bool {
+	d := differ{firstOnly: true}
+	d.value(expected, actual)
+	return len(d.diffs) == 0
+}
 
 // Normalize returns v as a JSON value (maps, lists, strings, int64,
 // float64, bools and nils), the form Diff compares.
@@ -88,13 +91,26 @@ func Normalize(v any) (any, error) {
 	return out, nil
 }
 
-type differ struct{ diffs []Difference }
-
-func (d *differ) add(p path, kind Kind, expected, actual any) {
-	d.diffs = append(d.diffs, Difference{Path: p.String(), Kind: kind, Expected: withoutExcluded(expected), Actual: actual})
+type differ struct {
+	diffs []Difference
+	path  path // where the comparison is: steps are pushed going down, popped coming back
+	// firstOnly stops the comparison at the first difference, recorded
+	// without its path: all Equal needs.
+	firstOnly bool
 }
 
-func (d *differ) value(p path, expected, actual any) {
+// done reports whether the comparison can stop.
+func (d *differ) done() bool { return d.firstOnly && len(d.diffs) > 0 }
+
+func (d *differ) add(kind Kind, expected, actual any) {
+	if d.firstOnly {
+		d.diffs = append(d.diffs, Difference{Kind: kind})
+		return
+	}
+	d.diffs = append(d.diffs, Difference{Path: d.path.String(), Kind: kind, Expected: withoutExcluded(expected), Actual: actual})
+}
+
+func (d *differ) value(expected, actual any) {
 	switch e := expected.(type) {
 	case string:
 		if e == Exclude {
@@ -102,21 +118,34 @@ func (d *differ) value(p path, expected, actual any) {
 		}
 	case map[string]any:
 		if a, ok := actual.(map[string]any); ok {
-			d.mapping(p, e, a)
+			d.mapping(e, a)
 			return
 		}
 	case []any:
 		if a, ok := actual.([]any); ok {
-			d.list(p, e, a)
+			d.list(e, a)
 			return
 		}
 	}
 	if !scalarEqual(expected, actual) {
-		d.add(p, Changed, expected, actual)
+		d.add(Changed, expected, actual)
 	}
 }
 
-func (d *differ) mapping(p path, expected, actual map[string]any) {
+func (d *differ) mapping(expected, actual map[string]any) {
+	if d.firstOnly { // no paths to report, so no order to keep
+		for k, e := range expected {
+			if a, aok := actual[k]; !d.done() {
+				d.element(e, true, a, aok)
+			}
+		}
+		for k, a := range actual {
+			if _, eok := expected[k]; !eok && !d.done() {
+				d.add(Unexpected, nil, a)
+			}
+		}
+		return
+	}
 	keys := slices.Collect(maps.Keys(expected))
 	for k := range actual {
 		if _, ok := expected[k]; !ok {
@@ -127,28 +156,40 @@ func (d *differ) mapping(p path, expected, actual map[string]any) {
 	for _, k := range keys {
 		e, eok := expected[k]
 		a, aok := actual[k]
-		d.element(p.key(k), e, eok, a, aok)
+		d.path = append(d.path, step{key: k, isKey: true})
+		d.element(e, eok, a, aok)
+		d.path = d.path[:len(d.path)-1]
 	}
 }
 
-func (d *differ) list(p path, expected, actual []any) {
+func (d *differ) list(expected, actual []any) {
 	for i := range max(len(expected), len(actual)) {
+		if d.done() {
+			return
+		}
 		e, eok := at(expected, i)
 		a, aok := at(actual, i)
-		d.element(p.index(i), e, eok, a, aok)
+		d.at(i, func() { d.element(e, eok, a, aok) })
 	}
+}
+
+// at runs compare with the path extended by list index i.
+func (d *differ) at(i int, compare func()) {
+	d.path = append(d.path, step{index: i})
+	compare()
+	d.path = d.path[:len(d.path)-1]
 }
 
 // element compares one map entry or list element, either side of which may be absent.
-func (d *differ) element(p path, e any, eok bool, a any, aok bool) {
+func (d *differ) element(e any, eok bool, a any, aok bool) {
 	switch {
 	case eok && e == any(Exclude):
 	case eok && aok:
-		d.value(p, e, a)
+		d.value(e, a)
 	case eok:
-		d.add(p, Missing, e, nil)
+		d.add(Missing, e, nil)
 	case aok:
-		d.add(p, Unexpected, nil, a)
+		d.add(Unexpected, nil, a)
 	}
 }
 

@@ -15,10 +15,6 @@ type step struct {
 	isKey bool
 }
 
-func (p path) key(k string) path { return append(p[:len(p):len(p)], step{key: k, isKey: true}) }
-
-func (p path) index(i int) path { return append(p[:len(p):len(p)], step{index: i}) }
-
 // plainKey matches the map keys written after a dot; others are quoted in brackets.
 var plainKey = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
 

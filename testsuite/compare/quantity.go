@@ -22,6 +22,11 @@ func quantitiesEqual(a, b string) bool {
 
 // numbersEqual compares a number with any value by numeric value, exactly.
 func numbersEqual(a, b any) bool {
+	if ia, ok := a.(int64); ok {
+		if ib, ok := b.(int64); ok {
+			return ia == ib
+		}
+	}
 	ra, ok := rat(a)
 	if !ok {
 		return false

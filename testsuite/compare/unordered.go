@@ -6,7 +6,7 @@ package compare
 // another), then compares the unpaired ones in order, so that each
 // difference is reported against the expected element it most likely
 // concerns.
-func (d *differ) unorderedList(p path, expected, actual []any) {
+func (d *differ) unorderedList(expected, actual []any) {
 	equal := make([][]bool, len(expected))
 	for i, e := range expected {
 		equal[i] = make([]bool, len(actual))
@@ -34,13 +34,13 @@ func (d *differ) unorderedList(p path, expected, actual []any) {
 			j, spare = spare[0], spare[1:]
 		}
 		if j < 0 {
-			d.element(p.index(i), e, true, nil, false)
+			d.at(i, func() { d.element(e, true, nil, false) })
 			continue
 		}
-		d.value(p.index(i), e, actual[j])
+		d.at(i, func() { d.value(e, actual[j]) })
 	}
 	for k, j := range spare {
-		d.add(p.index(len(expected)+k), Unexpected, nil, actual[j])
+		d.at(len(expected)+k, func() { d.add(Unexpected, nil, actual[j]) })
 	}
 }
 

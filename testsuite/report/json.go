@@ -41,13 +41,14 @@ type (
 		Failures    []string             `json:"failures,omitempty"`
 		Differences []compare.Difference `json:"differences,omitempty"`
 		Unchecked   []string             `json:"unchecked,omitempty"`
+		Error       string               `json:"error,omitempty"`
 		Output      string               `json:"output,omitempty"`
 	}
 )
 
 // WriteJSON writes the report as one JSON object: the counts, and every
 // suite with its cases (name, source, status, failures, differences,
-// unchecked results and print output).
+// unchecked results, the operation's error and print output).
 func WriteJSON(w io.Writer, r *Report) error {
 	c := r.Counts()
 	out := jsonReport{Passed: c.Passed, Failed: c.Failed, Skipped: c.Skipped, NotLoaded: c.NotLoaded, Suites: []jsonSuite{}}
@@ -70,6 +71,9 @@ func WriteJSON(w io.Writer, r *Report) error {
 				Unchecked:   res.Unchecked,
 				Output:      res.Output,
 			})
+			if res.Err != nil {
+				js.Cases[len(js.Cases)-1].Error = res.Err.Error()
+			}
 		}
 		out.Suites = append(out.Suites, js)
 	}
