@@ -435,9 +435,10 @@ func TestInterpretFailures(t *testing.T) {
 			want:  `--status-file -: item 1: health: want Healthy, Unhealthy or Unknown, got "Fine"`,
 		},
 		{
-			name: "no hook without -f",
-			args: []string{"--operation", "InterpretReplica", "--observed-file", exampleWorkload},
-			want: "InterpretReplica: no InterpretReplica hook for apps.kruise.io/v1alpha1, Kind=CloneSet",
+			name:  "no hook for the kind",
+			stdin: "apiVersion: example.io/v1\nkind: Widget\nmetadata: {name: w}\n",
+			args:  []string{"-f", exampleCustomization, "--operation", "InterpretReplica", "--observed-file", "-"},
+			want:  "InterpretReplica: no InterpretReplica hook for example.io/v1, Kind=Widget",
 		},
 		{
 			name: "customization does not load",
