@@ -13,7 +13,8 @@ import (
 // reflectService reflects the load balancer of a LoadBalancer Service; any
 // other Service, one whose type is not a string included, reflects nothing.
 func reflectService(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	if serviceType, _ := obj.Object["spec"].(map[string]any)["type"].(string); serviceType != string(corev1.ServiceTypeLoadBalancer) {
+	spec, _ := obj.Object["spec"].(map[string]any)
+	if serviceType, _ := spec["type"].(string); serviceType != string(corev1.ServiceTypeLoadBalancer) {
 		return nil, nil
 	}
 	status := &corev1.ServiceStatus{}

@@ -23,7 +23,7 @@ type testCase struct {
 
 // loadCases reads a YAML list of cases; pod specs decode as the
 // Kubernetes unstructured decoder does (whole numbers as int64).
-func loadCases(t *testing.T, path string) []testCase {
+func loadCases(t testing.TB, path string) []testCase {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -1,0 +1,83 @@
+package builtin_test
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/testsuite"
+)
+
+// FuzzHandlers runs every operation on fuzzed objects of every built-in
+// kind, seeded with the objects of the test cases. No handler may panic
+// (the layer would turn a panic into an error naming it: the fuzzer looks
+// for those) or modify its input.
+func FuzzHandlers(f *testing.F) {
+	for _, pattern := range []string{"testdata/cases/*.yaml", "testdata/conformance/*.yaml"} {
+		for _, c := range readCases(f, pattern) {
+			for _, obj := range []*unstructured.Unstructured{c.DesiredObj, c.ObservedObj} {
+				if obj != nil {
+					data, err := obj.MarshalJSON()
+					if err != nil {
+						f.Fatal(err)
+					}
+					f.Add(data, `{"replicas":1,"phase":"Running"}`)
+				}
+			}
+		}
+	}
+	layer := builtin.New()
+	kinds := builtin.Kinds()
+	f.Fuzz(func(t *testing.T, data []byte, memberStatus string) {
+		obj := map[string]any{}
+		if utiljson.Unmarshal(data, &obj) != nil {
+			return
+		}
+		items := []interpreter.AggregatedStatusItem{
+			{ClusterName: "m1", Status: &runtime.RawExtension{Raw: []byte(memberStatus)}},
+			{ClusterName: "m2"},
+		}
+		for _, gvk := range kinds {
+			u := &unstructured.Unstructured{Object: obj}
+			u = u.DeepCopy()
+			u.SetGroupVersionKind(gvk)
+			before := u.DeepCopy()
+			for _, op := range interpreter.Operations() {
+				_, err := interpreter.Invoke(context.Background(), layer, interpreter.Request{
+					Operation: op, Object: u, ObservedObject: before.DeepCopy(), DesiredReplicas: 2, StatusItems: items,
+				})
+				if err != nil && strings.Contains(err.Error(), "built-in "+op.String()+" of") {
+					t.Fatalf("%s %s panicked: %v", gvk.Kind, op, err)
+				}
+			}
+			if !reflect.DeepEqual(before.Object, u.Object) {
+				t.Fatalf("%s: an operation modified its input", gvk.Kind)
+			}
+		}
+	})
+}
+
+func readCases(tb testing.TB, pattern string) []*testsuite.Case {
+	tb.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var cases []*testsuite.Case
+	for _, file := range files {
+		cs, err := testsuite.ReadFile(file)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cases = append(cases, cs...)
+	}
+	return cases
+}
