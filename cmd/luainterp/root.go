@@ -31,5 +31,6 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newPropagateCommand())
 	root.AddCommand(newTestCommand())
 	root.AddCommand(newLayersCommand())
+	root.AddCommand(newServeCommand())
 	return root
 }

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/spf13/cobra"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/webhook/server"
+)
+
+// serveOptions are the flags of `luainterp serve`.
+type serveOptions struct {
+	addr            string
+	tlsCert, tlsKey string
+	customizations  []string
+	watch           bool
+	timeout         time.Duration
+	maxBodyBytes    int64
+	shutdownGrace   time.Duration
+}
+
+func newServeCommand() *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve [--addr :8443] [--tls-cert F --tls-key F] [-f CUSTOMIZATION]... [--watch]",
+		Short: "Serve the interpreter as a Karmada interpreter webhook",
+		Long: `Serve luainterp's layers as a Karmada resource interpreter webhook: a
+Karmada control plane whose ResourceInterpreterWebhookConfiguration points
+at this server asks it every operation its rules select, and gets the
+answers of the built-in handlers, with the customizations of -f on top.
+
+The webhook answers POSTs of a ResourceInterpreterContext at every path
+but these:
+  /healthz   200 while the process serves
+  /readyz    200 while it accepts requests, 503 once it is shutting down
+  /metrics   Prometheus metrics: luainterp_webhook_requests_total by
+             operation and outcome, luainterp_webhook_request_duration_seconds
+
+Karmada calls webhooks over HTTPS only: give --tls-cert and --tls-key, a
+certificate its clientConfig.caBundle trusts. They are read again when they
+change on disk (a renewed Secret). Without them the server speaks plain
+HTTP, for a sidecar or a test.
+
+With --watch, the customization files are loaded again when they change; a
+change that does not load keeps the previous customizations.
+
+On SIGTERM or SIGINT the server stops accepting connections, reports not
+ready, and finishes the requests in flight (up to --shutdown-grace).
+Requests are logged to standard error when they fail.`,
+		Example: `  luainterp serve --tls-cert /etc/webhook/tls.crt --tls-key /etc/webhook/tls.key -f /etc/customizations/
+  luainterp serve --addr 127.0.0.1:8080 -f customization.yaml --watch`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", ":8443", "the address to listen on")
+	f.StringVar(&o.tlsCert, "tls-cert", "", "the serving certificate (PEM), with --tls-key")
+	f.StringVar(&o.tlsKey, "tls-key", "", "the serving certificate's private key (PEM), with --tls-cert")
+	addCustomizationFlag(f, &o.customizations)
+	f.BoolVar(&o.watch, "watch", false, "reload the customizations of -f when their files change")
+	f.DurationVar(&o.timeout, "timeout", server.DefaultTimeout, "the longest one operation may run (a caller's ?timeout= can only shorten it)")
+	f.Int64Var(&o.maxBodyBytes, "max-body-bytes", server.DefaultMaxBodyBytes, "the largest request body accepted")
+	f.DurationVar(&o.shutdownGrace, "shutdown-grace", 20*time.Second, "how long to wait for requests in flight on shutdown")
+	return cmd
+}
+
+func (o *serveOptions) check() error {
+	switch {
+	case (o.tlsCert == "") != (o.tlsKey == ""):
+		return errors.New("--tls-cert and --tls-key: give both or neither")
+	case o.timeout <= 0:
+		return fmt.Errorf("--timeout: want a positive duration, got %s", o.timeout)
+	case o.maxBodyBytes <= 0:
+		return fmt.Errorf("--max-body-bytes: want a positive size, got %d", o.maxBodyBytes)
+	case o.watch && len(o.customizations) == 0:
+		return errors.New("--watch: no customization files (-f) to watch")
+	}
+	for _, path := range o.customizations {
+		if o.watch && path == customization.Stdin {
+			return errors.New("--watch: standard input (-f -) cannot be watched")
+		}
+	}
+	return nil
+}
+
+func (o *serveOptions) run(cmd *cobra.Command) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+
+	reg, err := o.registry(ctx, cmd, log)
+	if err != nil {
+		return err
+	}
+	metrics := server.NewMetrics()
+	gatherer := prometheus.NewRegistry()
+	gatherer.MustRegister(metrics, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	handler := server.New(reg, server.WithTimeout(o.timeout), server.WithMaxBodyBytes(o.maxBodyBytes),
+		server.WithMetrics(metrics), server.WithLogger(log))
+	var draining atomic.Bool
+	ready := func() error {
+		if draining.Load() {
+			return errors.New("shutting down")
+		}
+		return nil
+	}
+	srv := &http.Server{
+		Handler:           server.NewMux(handler, gatherer, ready),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      o.timeout + 10*time.Second,
+		IdleTimeout:       90 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if o.tlsCert != "" {
+		certs, err := server.NewCertReloader(o.tlsCert, o.tlsKey)
+		if err != nil {
+			return err
+		}
+		srv.TLSConfig = certs.TLSConfig()
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("--addr: %w", err)
+	}
+	useTLS := srv.TLSConfig != nil // read before serving, which sets up srv.TLSConfig
+	served := make(chan error, 1)
+	go func() {
+		if useTLS {
+			served <- srv.ServeTLS(ln, "", "")
+		} else {
+			served <- srv.Serve(ln)
+		}
+	}()
+	log.Info("serving interpreter webhook", "address", ln.Addr().String(), "tls", useTLS)
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+	}
+	draining.Store(true)
+	log.Info("shutting down: finishing requests in flight", "grace", o.shutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	log.Info("shut down")
+	return nil
+}
+
+// registry returns the registry to serve: newRegistry's layers, with the
+// customizations of -f loaded once, or kept in step with their files (--watch).
+func (o *serveOptions) registry(ctx context.Context, cmd *cobra.Command, log *slog.Logger) (*interpreter.Registry, error) {
+	if !o.watch {
+		return newRegistry(withCustomizations(o.customizations...), withIO(cmd))
+	}
+	reg, err := newRegistry(withIO(cmd))
+	if err != nil {
+		return nil, err
+	}
+	printSetWarnings := func(set *customization.Set) {
+		if set != nil {
+			printWarnings(cmd.ErrOrStderr(), set.Warnings)
+		}
+	}
+	reloader := &customization.Reloader{
+		Registry: reg,
+		Engine:   newEngine(cmd.ErrOrStderr()),
+		Paths:    o.customizations,
+		OnLoad:   func(set *customization.Set, _ error) { printSetWarnings(set) },
+	}
+	if err := reloader.Load(); err != nil {
+		return nil, err
+	}
+	reloader.OnLoad = func(set *customization.Set, err error) {
+		printSetWarnings(set)
+		if err != nil {
+			log.Error("customizations not reloaded: keeping the previous ones", "error", err)
+			return
+		}
+		log.Info("customizations reloaded", "customizations", len(set.Customizations))
+	}
+	go func() {
+		if err := reloader.Run(ctx); err != nil {
+			log.Error("watching customizations", "error", err)
+		}
+	}()
+	return reg, nil
+}
