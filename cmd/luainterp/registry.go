@@ -11,6 +11,7 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
+	"github.com/luainterp/luainterp/scripts"
 )
 
 // registryConfig is what newRegistry wires; see the registryOptions.
@@ -42,14 +43,18 @@ func withIO(cmd *cobra.Command) registryOption {
 }
 
 // newRegistry wires the layers every command answers from: the built-in
-// handlers, and the customizations given withCustomizations on top.
+// handlers, the bundled third-party scripts above them, and the
+// customizations given withCustomizations on top.
 // Loading warnings go to standard error; any loading error fails.
 func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 	cfg := registryConfig{stderr: io.Discard}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	reg := interpreter.NewRegistry().Set(interpreter.LayerBuiltin, builtin.New())
+	engine := newEngine(cfg.stderr)
+	reg := interpreter.NewRegistry().
+		Set(interpreter.LayerBuiltin, builtin.New()).
+		Set(interpreter.LayerThirdParty, scripts.NewLayer(engine))
 	if len(cfg.customizations) == 0 {
 		return reg, nil
 	}
@@ -58,7 +63,7 @@ func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	layer, err := customization.NewLayer(newEngine(cfg.stderr), set)
+	layer, err := customization.NewLayer(engine, set)
 	if err != nil {
 		return nil, err
 	}
