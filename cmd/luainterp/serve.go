@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -16,9 +17,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/webhook"
+	"github.com/luainterp/luainterp/webhook/client"
 	"github.com/luainterp/luainterp/webhook/server"
 )
 
@@ -27,6 +31,7 @@ type serveOptions struct {
 	addr            string
 	tlsCert, tlsKey string
 	customizations  []string
+	webhookConfigs  []string
 	watch           bool
 	timeout         time.Duration
 	maxBodyBytes    int64
@@ -36,7 +41,7 @@ type serveOptions struct {
 func newServeCommand() *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
-		Use:   "serve [--addr :8443] [--tls-cert F --tls-key F] [-f CUSTOMIZATION]... [--watch]",
+		Use:   "serve [--addr :8443] [--tls-cert F --tls-key F] [-f CUSTOMIZATION]... [--watch] [--webhook-config F]...",
 		Short: "Serve the interpreter as a Karmada interpreter webhook",
 		Long: `Serve luainterp's layers as a Karmada resource interpreter webhook: a
 Karmada control plane whose ResourceInterpreterWebhookConfiguration points
@@ -55,6 +60,11 @@ certificate its clientConfig.caBundle trusts. They are read again when they
 change on disk (a renewed Secret). Without them the server speaks plain
 HTTP, for a sidecar or a test.
 
+With --webhook-config, the webhooks of ResourceInterpreterWebhookConfiguration
+files answer the kinds their rules select, below the customizations and
+above the bundled scripts and built-in handlers: a luainterp in front of
+older webhooks.
+
 With --watch, the customization files are loaded again when they change; a
 change that does not load keeps the previous customizations.
 
@@ -71,6 +81,7 @@ Requests are logged to standard error when they fail.`,
 	f.StringVar(&o.tlsCert, "tls-cert", "", "the serving certificate (PEM), with --tls-key")
 	f.StringVar(&o.tlsKey, "tls-key", "", "the serving certificate's private key (PEM), with --tls-cert")
 	addCustomizationFlag(f, &o.customizations)
+	addWebhookConfigFlag(f, &o.webhookConfigs)
 	f.BoolVar(&o.watch, "watch", false, "reload the customizations of -f when their files change")
 	f.DurationVar(&o.timeout, "timeout", server.DefaultTimeout, "the longest one operation may run (a caller's ?timeout= can only shorten it)")
 	f.Int64Var(&o.maxBodyBytes, "max-body-bytes", server.DefaultMaxBodyBytes, "the largest request body accepted")
@@ -93,6 +104,9 @@ func (o *serveOptions) check() error {
 		if o.watch && path == customization.Stdin {
 			return errors.New("--watch: standard input (-f -) cannot be watched")
 		}
+		if path == customization.Stdin && slices.Contains(o.webhookConfigs, "-") {
+			return errors.New("--webhook-config: standard input is already read for -f")
+		}
 	}
 	return nil
 }
@@ -107,6 +121,9 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 
 	reg, err := o.registry(ctx, cmd, log)
 	if err != nil {
+		return err
+	}
+	if err := setWebhookLayer(cmd, reg, o.webhookConfigs); err != nil {
 		return err
 	}
 	metrics := server.NewMetrics()
@@ -205,4 +222,32 @@ func (o *serveOptions) registry(ctx context.Context, cmd *cobra.Command, log *sl
 		}
 	}()
 	return reg, nil
+}
+
+// addWebhookConfigFlag adds --webhook-config, the files of
+// ResourceInterpreterWebhookConfigurations; pass them to setWebhookLayer.
+func addWebhookConfigFlag(f *pflag.FlagSet, paths *[]string) {
+	f.StringArrayVar(paths, "webhook-config", nil, "ResourceInterpreterWebhookConfiguration file or directory: webhooks to ask (YAML or JSON; repeatable; - for stdin)")
+}
+
+// setWebhookLayer installs the webhooks of the configurations in paths as
+// reg's webhook layer; nothing when there are no paths. Loading warnings
+// go to the command's standard error.
+func setWebhookLayer(cmd *cobra.Command, reg *interpreter.Registry, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	loaded, err := webhook.Loader{Stdin: cmd.InOrStdin()}.Load(paths...)
+	if err != nil {
+		return fmt.Errorf("--webhook-config: %w", err)
+	}
+	for _, w := range loaded.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+	}
+	layer, err := client.New(loaded.Configurations)
+	if err != nil {
+		return fmt.Errorf("--webhook-config: %w", err)
+	}
+	reg.Set(interpreter.LayerWebhook, layer)
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -298,4 +299,74 @@ func TestServeFlagErrors(t *testing.T) {
 			assert.Equal(t, tt.want, r.err.Error())
 		})
 	}
+}
+
+// TestServeWebhookConfig chains two servers: the front one has no
+// customization for Things and asks the back one, which has, through
+// --webhook-config.
+func TestServeWebhookConfig(t *testing.T) {
+	things := writeFile(t, "things.yaml", `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: things
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Thing
+  customizations:
+    replicaRevision:
+      luaScript: |
+        function ReviseReplica(obj, replicas)
+          obj.spec = {replicas = replicas}
+          return obj
+        end
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          return true
+        end
+`)
+	back := startServe(t, "-f", things)
+	config := writeFile(t, "webhooks.yaml", `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterWebhookConfiguration
+metadata:
+  name: things
+webhooks:
+  - name: things.luainterp.example.com
+    rules:
+      - operations: ["ReviseReplica"]
+        apiGroups: ["example.io"]
+        apiVersions: ["*"]
+        kinds: ["Thing"]
+    clientConfig:
+      url: http://`+back.addr+`/things
+    interpreterContextVersions: ["v1alpha1"]
+    timeoutSeconds: 5
+`)
+	front := startServe(t, "--webhook-config", config)
+	thing := writeFile(t, "thing.yaml", "apiVersion: example.io/v1\nkind: Thing\nmetadata:\n  name: t\n")
+
+	got := postReview(t, http.DefaultClient, "http://"+front.addr+"/", interpreterRequest(t, thing, "ReviseReplica", `"replicas":5`))
+	assert.Equal(t, true, got["successful"], "%v", got)
+	patch, err := base64.StdEncoding.DecodeString(got["patch"].(string))
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"op":"add","path":"/spec","value":{"replicas":5}}]`, string(patch))
+
+	got = postReview(t, http.DefaultClient, "http://"+front.addr+"/", interpreterRequest(t, thing, "InterpretHealth", ""))
+	assert.Equal(t, map[string]any{"code": float64(http.StatusNotImplemented),
+		"message": "InterpretHealth: no InterpretHealth hook for example.io/v1, Kind=Thing"}, got["status"],
+		"the rules do not send InterpretHealth to the back server")
+}
+
+func TestServeWebhookConfigErrors(t *testing.T) {
+	bad := writeFile(t, "webhooks.yaml", "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterWebhookConfiguration\nmetadata:\n  name: x\nwebhooks:\n- name: x\n")
+	r := run(t, "", "serve", "--addr", "127.0.0.1:0", "--webhook-config", bad)
+	require.Error(t, r.err)
+	assert.Equal(t, "--webhook-config: "+bad+`: document 1 "x": webhooks[0].name: Invalid value: "x": should be a domain with at least three segments separated by dots
+`+bad+`: document 1 "x": webhooks[0].clientConfig: Required value: exactly one of url or service is required
+`+bad+`: document 1 "x": webhooks[0].interpreterContextVersions: Required value: must include one of v1alpha1`, r.err.Error())
+
+	r = run(t, "", "serve", "--addr", "127.0.0.1:0", "-f", "-", "--webhook-config", "-")
+	require.Error(t, r.err)
+	assert.Equal(t, "--webhook-config: standard input is already read for -f", r.err.Error())
 }
