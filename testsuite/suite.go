@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -44,80 +45,119 @@ type Suite struct {
 // run against, compile-checking every script first.
 type LayerFunc func(*customization.Set) (interpreter.Interpreter, error)
 
-// Found is a suite folder found by Find.
+// Found is a suite folder found by Find or FindFS.
 type Found struct {
 	Name string // the folder relative to the tree searched, or as given
-	Dir  string
+	Dir  string // the folder as messages show it
+	// FS and Path say where the suite is read from: folder Path of FS.
+	// Without FS, it is read from the folder Dir of the file system.
+	FS   fs.FS
+	Path string
 }
 
-// Find returns the suite folders at or below root, in lexical order. A
-// root that holds no suite is an error.
+// files returns the file system the suite is in and its folder there.
+func (f Found) files() (fs.FS, string) {
+	if f.FS == nil {
+		return os.DirFS(f.Dir), "."
+	}
+	return f.FS, f.Path
+}
+
+// Find returns the suite folders at or below the folder root of the file
+// system, in lexical order. A root that holds no suite is an error.
 func Find(root string) ([]Found, error) {
+	found, err := FindFS(os.DirFS(root), filepath.Clean(root))
+	for i := range found {
+		found[i].FS, found[i].Path = nil, ""
+	}
+	return found, err
+}
+
+// FindFS returns the suite folders of fsys, in lexical order; root is the
+// name fsys goes by in messages (a suite's Dir is root/<its path>). A
+// tree that holds no suite is an error.
+func FindFS(fsys fs.FS, root string) ([]Found, error) {
 	var found []Found
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return err
 		case !e.IsDir():
 			return nil
-		case p != root && strings.HasPrefix(e.Name(), "."):
-			return filepath.SkipDir
-		case !isSuite(p):
+		case p != "." && strings.HasPrefix(e.Name(), "."):
+			return fs.SkipDir
+		case !isSuite(fsys, p):
 			return nil
 		}
-		name, _ := filepath.Rel(root, p)
-		if name == "." {
-			name = filepath.Clean(root)
+		f := Found{Name: p, Dir: filepath.Join(root, filepath.FromSlash(p)), FS: fsys, Path: p}
+		if p == "." {
+			f.Name = filepath.ToSlash(root)
 		}
-		found = append(found, Found{Name: filepath.ToSlash(name), Dir: p})
-		return filepath.SkipDir // a suite's testdata is not searched for more suites
+		found = append(found, f)
+		return fs.SkipDir // a suite's testdata is not searched for more suites
 	})
 	var pathErr *fs.PathError
 	switch {
 	case errors.As(err, &pathErr):
-		return nil, fmt.Errorf("%s: %w", pathErr.Path, pathErr.Err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(root, filepath.FromSlash(pathErr.Path)), pathErr.Err)
 	case err == nil && len(found) == 0:
 		return nil, fmt.Errorf("%s: no suite (a folder with %s and %s/)", root, CustomizationsFile, TestdataDir)
 	}
 	return found, err
 }
 
-func isSuite(dir string) bool {
-	info, err := os.Stat(filepath.Join(dir, CustomizationsFile))
+func isSuite(fsys fs.FS, dir string) bool {
+	info, err := fs.Stat(fsys, path.Join(dir, CustomizationsFile))
 	return err == nil && !info.IsDir()
 }
 
-// Load reads the suite in f.Dir: its customizations (checked against the
+// Load reads the suite f: its customizations (checked against the
 // folder's place in a <group>/<version>/<Kind> tree, see CheckPath), its
 // test cases, and the interpreter layer builds from the customizations.
 // The error reports every problem found, each naming its file and
 // document.
 func Load(f Found, layer LayerFunc) (*Suite, error) {
 	s := &Suite{Name: f.Name, Dir: f.Dir}
-	var errs []error
-	set, err := customization.Load(filepath.Join(f.Dir, CustomizationsFile))
-	s.Customizations = set
-	if err != nil {
-		errs = append(errs, err)
-	} else {
-		errs = append(errs, CheckPath(f.Dir, set))
+	fsys, dir := f.files()
+	read := func(name string) (string, []byte, error) {
+		shown := filepath.Join(f.Dir, filepath.FromSlash(name))
+		data, err := fs.ReadFile(fsys, path.Join(dir, name))
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = fmt.Errorf("%s: %w", shown, pathErr.Err)
+		}
+		return shown, data, err
 	}
 
-	files, err := filepath.Glob(filepath.Join(f.Dir, TestdataDir, "*.yaml"))
-	if err == nil && len(files) == 0 {
-		err = fmt.Errorf("%s: no test case files (*.yaml)", filepath.Join(f.Dir, TestdataDir))
+	var errs []error
+	shown, data, err := read(CustomizationsFile)
+	if err == nil {
+		s.Customizations, err = customization.Parse(shown, data)
+	}
+	if err == nil {
+		err = CheckPath(f.Dir, s.Customizations)
 	}
 	errs = append(errs, err)
+
+	// The pattern is valid, so Glob cannot fail.
+	files, _ := fs.Glob(fsys, path.Join(dir, TestdataDir, "*.yaml"))
+	if len(files) == 0 {
+		errs = append(errs, fmt.Errorf("%s: no test case files (*.yaml)", filepath.Join(f.Dir, TestdataDir)))
+	}
 	for _, file := range files {
-		cases, err := ReadFile(file)
-		s.Cases = append(s.Cases, cases...)
+		shown, data, err := read(path.Join(TestdataDir, path.Base(file)))
+		if err == nil {
+			var cases []*Case
+			cases, err = Parse(shown, data)
+			s.Cases = append(s.Cases, cases...)
+		}
 		errs = append(errs, err)
 	}
 
 	if err := errors.Join(errs...); err != nil {
 		return s, err
 	}
-	s.Interpreter, err = layer(set)
+	s.Interpreter, err = layer(s.Customizations)
 	return s, err
 }
 

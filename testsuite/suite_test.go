@@ -3,6 +3,7 @@ package testsuite
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -29,7 +30,7 @@ func TestFind(t *testing.T) {
 			{Name: "example.io/v2/Widget", Dir: "testdata/tree/example.io/v2/Widget"},
 			{Name: "plain", Dir: "testdata/tree/plain"},
 		}},
-		{"testdata/tree/plain/", []Found{{Name: "testdata/tree/plain", Dir: "testdata/tree/plain/"}}},
+		{"testdata/tree/plain/", []Found{{Name: "testdata/tree/plain", Dir: "testdata/tree/plain"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.root, func(t *testing.T) {
@@ -42,7 +43,7 @@ func TestFind(t *testing.T) {
 
 func TestFindNothing(t *testing.T) {
 	tests := map[string]string{
-		"testdata/passing.yaml": "testdata/passing.yaml: no suite (a folder with customizations.yaml and testdata/)",
+		"testdata/passing.yaml": "testdata/passing.yaml: not a directory",
 		"testdata/nothing-here": "testdata/nothing-here: no such file or directory",
 	}
 	for root, want := range tests {
@@ -51,6 +52,29 @@ func TestFindNothing(t *testing.T) {
 			require.EqualError(t, err, want)
 		})
 	}
+}
+
+func TestFindEmpty(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Find(dir)
+	require.EqualError(t, err, dir+": no suite (a folder with customizations.yaml and testdata/)")
+}
+
+func TestFindFS(t *testing.T) {
+	fsys := os.DirFS("testdata/tree")
+	found, err := FindFS(fsys, "bundled")
+	require.NoError(t, err)
+	require.Len(t, found, 4)
+	assert.Equal(t, Found{Name: "example.io/v1/Widget", Dir: "bundled/example.io/v1/Widget", FS: fsys, Path: "example.io/v1/Widget"}, found[1])
+
+	s, err := Load(found[1], goLayer)
+	require.NoError(t, err)
+	require.Len(t, s.Cases, 2)
+	assert.Equal(t, Source{File: "bundled/example.io/v1/Widget/testdata/health.yaml", Document: 2, Line: 7}, s.Cases[1].Source)
+	assert.Equal(t, "bundled/example.io/v1/Widget/customizations.yaml", s.Customizations.Customizations[0].Position.File)
+
+	_, err = Load(found[2], goLayer)
+	require.ErrorContains(t, err, "bundled/example.io/v2/Widget/customizations.yaml:2: document 1 \"gadget\": spec.target: does not agree")
 }
 
 func TestLoad(t *testing.T) {

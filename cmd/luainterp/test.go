@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,12 +13,20 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
+	"github.com/luainterp/luainterp/scripts"
 	"github.com/luainterp/luainterp/testsuite"
 	"github.com/luainterp/luainterp/testsuite/report"
 )
 
-// bundledSuites is where `luainterp test` looks when given no path.
-const bundledSuites = "scripts"
+// bundledSuites returns the suites `luainterp test` runs when given no
+// path: those of the scripts/ folder of a luainterp working copy when the
+// current folder is one, else those embedded in the binary.
+func bundledSuites() ([]testsuite.Found, error) {
+	if info, err := os.Stat(scripts.Root); err == nil && info.IsDir() {
+		return testsuite.Find(scripts.Root)
+	}
+	return testsuite.FindFS(scripts.FS, scripts.Root)
+}
 
 // testOptions are the flags of `luainterp test`.
 type testOptions struct {
@@ -47,7 +55,8 @@ healthy, dependencies) to the expected value; expectError and errorContains
 make a case expect the operation to fail.
 
 Each PATH is a suite folder or a tree to search for suites; without PATH, the
-suites under ./scripts. Each suite's scripts are compile-checked, then every
+bundled suites: those of ./scripts when run in a luainterp working copy, else
+those embedded in the binary. Each suite's scripts are compile-checked, then every
 case runs against the suite's customizations alone. A suite in a tree laid
 out as <group>/<version>/<Kind> (core for the core group) must target that
 kind. Quantities compare by value (1 = 1000m), dependencies and components in
@@ -83,62 +92,31 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 	if o.output != "text" && o.output != "json" {
 		return fmt.Errorf("--output: unknown format %q: want text or json", o.output)
 	}
-	if len(paths) == 0 {
-		if _, err := os.Stat(bundledSuites); errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("no PATH given and no bundled suites here: %s/ does not exist", bundledSuites)
-		}
-		paths = []string{bundledSuites}
+	stdout := cmd.OutOrStdout()
+	r := &testRun{testOptions: o, selected: selected, stderr: cmd.ErrOrStderr(), text: report.NewText(io.Discard)}
+	if o.output == "text" {
+		r.text = report.NewText(stdout)
 	}
 
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	text := report.NewText(io.Discard)
-	if o.output == "text" {
-		text = report.NewText(stdout)
-	}
-	var rep report.Report
-	notLoaded := func(name, dir string, err error) {
-		rep.Suites = append(rep.Suites, &report.Suite{Name: name, Dir: dir, Err: err})
-		text.NotLoaded(name, err)
+	if len(paths) == 0 {
+		r.suites(cmd.Context(), scripts.Root, bundledSuites)
 	}
 	for _, path := range paths {
-		found, err := testsuite.Find(path)
-		if err != nil {
-			notLoaded(path, path, err)
-			continue
-		}
-		for _, f := range found {
-			var cov *luavm.Coverage
-			if o.coverage || o.listing {
-				cov = luavm.NewCoverage()
-			}
-			suite, err := testsuite.Load(f, newSuiteLayer(o.timeout, cov))
-			if suite.Customizations != nil {
-				printWarnings(stderr, suite.Customizations.Warnings)
-			}
-			if err != nil {
-				notLoaded(f.Name, f.Dir, err)
-				continue
-			}
-			results := suite.Run(cmd.Context(), selected, text.Result)
-			rep.Suites = append(rep.Suites, &report.Suite{Name: f.Name, Dir: f.Dir, Results: results})
-			if cov != nil {
-				rep.Coverage = append(rep.Coverage, report.Coverage(f.Name, suite.Customizations, cov)...)
-			}
-		}
+		r.suites(cmd.Context(), path, func() ([]testsuite.Found, error) { return testsuite.Find(path) })
 	}
 
 	if o.output == "text" && (o.coverage || o.listing) {
-		report.WriteCoverage(stdout, rep.Coverage, o.listing)
+		report.WriteCoverage(stdout, r.report.Coverage, o.listing)
 	}
-	counts := rep.Counts()
-	text.Summary(counts)
+	counts := r.report.Counts()
+	r.text.Summary(counts)
 	if o.output == "json" {
-		if err := report.WriteJSON(stdout, &rep); err != nil {
+		if err := report.WriteJSON(stdout, &r.report); err != nil {
 			return err
 		}
 	}
 	if o.junit != "" {
-		if err := writeJUnit(o.junit, &rep); err != nil {
+		if err := writeJUnit(o.junit, &r.report); err != nil {
 			return err
 		}
 	}
@@ -146,6 +124,52 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// testRun is one run of `luainterp test`: its options and what it found.
+type testRun struct {
+	*testOptions
+	selected *regexp.Regexp
+	stderr   io.Writer
+	text     *report.Text
+	report   report.Report
+}
+
+// suites runs the suites find returns; path names them when there are none.
+func (r *testRun) suites(ctx context.Context, path string, find func() ([]testsuite.Found, error)) {
+	found, err := find()
+	if err != nil {
+		r.notLoaded(&report.Suite{Name: path, Dir: path, Err: err})
+	}
+	for _, f := range found {
+		r.suite(ctx, f)
+	}
+}
+
+// suite loads one suite on an engine of its own and runs its cases.
+func (r *testRun) suite(ctx context.Context, f testsuite.Found) {
+	var cov *luavm.Coverage
+	if r.coverage || r.listing {
+		cov = luavm.NewCoverage()
+	}
+	suite, err := testsuite.Load(f, newSuiteLayer(r.timeout, cov))
+	if suite.Customizations != nil {
+		printWarnings(r.stderr, suite.Customizations.Warnings)
+	}
+	if err != nil {
+		r.notLoaded(&report.Suite{Name: f.Name, Dir: f.Dir, Err: err})
+		return
+	}
+	results := suite.Run(ctx, r.selected, r.text.Result)
+	r.report.Suites = append(r.report.Suites, &report.Suite{Name: f.Name, Dir: f.Dir, Results: results})
+	if cov != nil {
+		r.report.Coverage = append(r.report.Coverage, report.Coverage(f.Name, suite.Customizations, cov)...)
+	}
+}
+
+func (r *testRun) notLoaded(s *report.Suite) {
+	r.report.Suites = append(r.report.Suites, s)
+	r.text.NotLoaded(s.Name, s.Err)
 }
 
 // newSuiteLayer builds a suite's interpreter: its customizations alone, on

@@ -243,17 +243,19 @@ coverage:
 func TestTestDefaultPath(t *testing.T) {
 	suite, err := filepath.Abs(suites + "/passing")
 	require.NoError(t, err)
-	dir := t.TempDir()
-	t.Chdir(dir)
+	t.Chdir(t.TempDir())
 
-	_, _, err = runCLI(t, "", "test")
-	require.EqualError(t, err, "no PATH given and no bundled suites here: scripts/ does not exist")
+	stdout, _, code := runTest(t)
+	assert.Equal(t, 0, code, "the suites embedded in the binary pass")
+	assert.Contains(t, stdout, "--- PASS: apps.kruise.io/v1alpha1/CloneSet/")
+	assert.Regexp(t, "\n[1-9][0-9]* passed, 0 failed\n$", stdout)
 
 	require.NoError(t, os.CopyFS("scripts", os.DirFS(suite)))
-	stdout, _, code := runTest(t)
-	assert.Equal(t, 0, code)
+	stdout, _, code = runTest(t, "--junit", "report.xml")
+	assert.Equal(t, 0, code, "a scripts/ folder here is tested instead")
 	assert.Contains(t, stdout, "--- PASS: apps.kruise.io/v1alpha1/CloneSet/InterpretHealth/rolled out is healthy (0.00s)\n")
 	assert.Regexp(t, "\n11 passed, 0 failed\n$", stdout)
+	assert.FileExists(t, "report.xml")
 }
 
 func TestTestBadFlags(t *testing.T) {
