@@ -8,6 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/testsuite"
 	"github.com/luainterp/luainterp/testsuite/compare"
 )
@@ -53,4 +55,28 @@ output:
 	// healthy:
 	// - true
 	// + false
+}
+
+func ExampleLoad() {
+	found, err := testsuite.Find("testdata/tree/example.io/v1/Widget")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The cases run against the suite's customizations alone, on a Lua
+	// engine; NewLayer compile-checks every script.
+	lua := func(set *customization.Set) (interpreter.Interpreter, error) {
+		return customization.NewLayer(luavm.New(), set)
+	}
+	suite, err := testsuite.Load(found[0], lua)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range suite.Run(context.Background(), nil, nil) {
+		fmt.Println(r.Status, r.Name)
+	}
+	// Output:
+	// pass testdata/tree/example.io/v1/Widget/InterpretHealth/ready
+	// pass testdata/tree/example.io/v1/Widget/InterpretHealth/degraded
 }

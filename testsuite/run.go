@@ -113,7 +113,7 @@ func (r *Result) judge(ctx context.Context, in interpreter.Interpreter) {
 		r.fail("%s returned results that are not JSON: %v", op, nerr)
 		return
 	}
-	r.Results = results.(map[string]any)
+	r.Results, _ = results.(map[string]any)
 	for _, name := range names {
 		want, ok := c.Output[name]
 		if !ok {
