@@ -29,6 +29,9 @@ func (*Interpreter) HookEnabled(gvk schema.GroupVersionKind, op interpreter.Oper
 	return ok && h.has(op)
 }
 
+// Kinds returns the kinds the layer has handlers for (see the package Kinds).
+func (*Interpreter) Kinds() []schema.GroupVersionKind { return Kinds() }
+
 func lookup(obj *unstructured.Unstructured) handlers { return kinds[obj.GroupVersionKind()] }
 
 // GetReplicas returns the replica count and per-replica requirements. With

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/luainterp/luainterp/builtin"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 )
@@ -39,7 +38,8 @@ does, and the operation fails. The first place to look when a customization
 
 The kind comes from --api-version and --kind, or from the apiVersion and
 kind of the object in --object-file. Without either, every kind the layers
-know is listed: the built-in kinds and the targets of the customizations.`,
+know is listed: the built-in kinds, the bundled scripts' and the targets of
+the customizations.`,
 		Example: `  luainterp layers --api-version apps/v1 --kind Deployment
   luainterp layers --object-file cloneset.yaml -f customizations/
   luainterp layers -o json`,
@@ -77,6 +77,9 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	if o.listAll() {
+		gvks = withLayerKinds(gvks, reg)
+	}
 	rows := make([]kindLayers, len(gvks))
 	for i, gvk := range gvks {
 		rows[i] = kindLayers{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Operations: map[string]*string{}}
@@ -96,8 +99,35 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 	return format.print(cmd.OutOrStdout(), rows)
 }
 
-// kinds returns the kinds to show: the one the flags name, or every kind
-// the built-in layer and the customizations know.
+// listAll reports whether no kind is named: every known kind is shown.
+func (o *layersOptions) listAll() bool {
+	return o.objectFile == "" && o.kind == "" && o.apiVersion == ""
+}
+
+// kindLister is a layer that can list the kinds it has hooks for.
+type kindLister interface {
+	Kinds() []schema.GroupVersionKind
+}
+
+// withLayerKinds adds to gvks the kinds the registry's layers list, sorted.
+func withLayerKinds(gvks []schema.GroupVersionKind, reg *interpreter.Registry) []schema.GroupVersionKind {
+	for _, l := range interpreter.Layers() {
+		lister, ok := reg.Get(l).(kindLister)
+		if !ok {
+			continue
+		}
+		for _, gvk := range lister.Kinds() {
+			if !slices.Contains(gvks, gvk) {
+				gvks = append(gvks, gvk)
+			}
+		}
+	}
+	slices.SortFunc(gvks, compareGVK)
+	return gvks
+}
+
+// kinds returns the kind the flags name or, when they name none, the
+// targets of the customizations (the layers add theirs).
 func (o *layersOptions) kinds(cmd *cobra.Command) ([]schema.GroupVersionKind, error) {
 	switch {
 	case o.objectFile != "" && (o.apiVersion != "" || o.kind != ""):
@@ -117,7 +147,7 @@ func (o *layersOptions) kinds(cmd *cobra.Command) ([]schema.GroupVersionKind, er
 		}
 		return []schema.GroupVersionKind{gv.WithKind(o.kind)}, nil
 	}
-	gvks := builtin.Kinds()
+	var gvks []schema.GroupVersionKind
 	if len(o.customizations) > 0 {
 		// The registry reads the files again: keep standard input for it.
 		stdin, err := io.ReadAll(cmd.InOrStdin())
@@ -135,7 +165,6 @@ func (o *layersOptions) kinds(cmd *cobra.Command) ([]schema.GroupVersionKind, er
 			}
 		}
 	}
-	slices.SortFunc(gvks, compareGVK)
 	return gvks, nil
 }
 

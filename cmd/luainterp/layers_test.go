@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/luainterp/luainterp/builtin"
 )
 
 const layersCustomizations = "testdata/layers/customizations.yaml"
@@ -86,12 +88,18 @@ func TestLayersEveryKind(t *testing.T) {
 	require.NoError(t, err, stderr)
 	var rows []kindLayers
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
-	require.Len(t, rows, 17, "the 16 built-in kinds and the customization's Widget")
 	byKind := map[string]kindLayers{}
 	for _, row := range rows {
-		byKind[row.APIVersion+" "+row.Kind] = row
+		key := row.APIVersion + " " + row.Kind
+		require.NotContains(t, byKind, key, "listed twice")
+		byKind[key] = row
 		require.Len(t, row.Operations, 8)
 	}
+	for _, gvk := range builtin.Kinds() {
+		assert.Contains(t, byKind, gvk.GroupVersion().String()+" "+gvk.Kind)
+	}
+	assert.Contains(t, byKind, "example.io/v1 Widget")
+	assert.Contains(t, byKind, "apps.kruise.io/v1alpha1 CloneSet", "a bundled script's kind")
 	layer := func(kind, op string) string {
 		l := byKind[kind].Operations[op]
 		if l == nil {
@@ -100,6 +108,7 @@ func TestLayersEveryKind(t *testing.T) {
 		return *l
 	}
 	assert.Equal(t, "customization", layer("example.io/v1 Widget", "InterpretReplica"))
+	assert.Equal(t, "thirdparty", layer("apps.kruise.io/v1alpha1 CloneSet", "InterpretReplica"))
 	assert.Equal(t, "builtin", layer("example.io/v1 Widget", "InterpretStatus"))
 	assert.Equal(t, "customization", layer("apps/v1 Deployment", "InterpretHealth"))
 	assert.Equal(t, "-", layer("batch/v1 Job", "InterpretHealth"))
