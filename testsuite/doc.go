@@ -32,5 +32,21 @@
 // that the operation succeeds. Equality is package compare's: semantic
 // for Kubernetes quantities, "{{EXCLUDE}}" to leave a path out, and
 // dependencies and components compared regardless of order. A case also
-// fails when the interpreter modifies its input object, or panics.
+// fails when the interpreter modifies its input object, or panics. What
+// the scripts print during a case (luavm.ContextWithPrint) is kept in its
+// Result.
+//
+// # Suites
+//
+// A suite is a folder holding customizations.yaml and testdata/*.yaml.
+// Find and FindFS look for suites in a tree; Load reads one, checks it
+// and builds the interpreter its cases run against with a LayerFunc
+// (customization.NewLayer on a Lua engine, for `luainterp test`); every
+// problem is reported with its file and document. A suite folder whose
+// parent is named like a Kubernetes version sits in a
+// <group>/<version>/<Kind> tree (the core group's folder is "core"), and
+// its customizations must target that kind: CheckPath says which part
+// differs. Suite.Run selects cases by a regular expression over
+// suite/Operation/name, and fails, without running it, a case whose
+// operation the customizations do not define for its kind.
 package testsuite

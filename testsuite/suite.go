@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
-	"strings"
 
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
@@ -44,72 +42,6 @@ type Suite struct {
 // LayerFunc turns a suite's customizations into the interpreter its cases
 // run against, compile-checking every script first.
 type LayerFunc func(*customization.Set) (interpreter.Interpreter, error)
-
-// Found is a suite folder found by Find or FindFS.
-type Found struct {
-	Name string // the folder relative to the tree searched, or as given
-	Dir  string // the folder as messages show it
-	// FS and Path say where the suite is read from: folder Path of FS.
-	// Without FS, it is read from the folder Dir of the file system.
-	FS   fs.FS
-	Path string
-}
-
-// files returns the file system the suite is in and its folder there.
-func (f Found) files() (fs.FS, string) {
-	if f.FS == nil {
-		return os.DirFS(f.Dir), "."
-	}
-	return f.FS, f.Path
-}
-
-// Find returns the suite folders at or below the folder root of the file
-// system, in lexical order. A root that holds no suite is an error.
-func Find(root string) ([]Found, error) {
-	found, err := FindFS(os.DirFS(root), filepath.Clean(root))
-	for i := range found {
-		found[i].FS, found[i].Path = nil, ""
-	}
-	return found, err
-}
-
-// FindFS returns the suite folders of fsys, in lexical order; root is the
-// name fsys goes by in messages (a suite's Dir is root/<its path>). A
-// tree that holds no suite is an error.
-func FindFS(fsys fs.FS, root string) ([]Found, error) {
-	var found []Found
-	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case !e.IsDir():
-			return nil
-		case p != "." && strings.HasPrefix(e.Name(), "."):
-			return fs.SkipDir
-		case !isSuite(fsys, p):
-			return nil
-		}
-		f := Found{Name: p, Dir: filepath.Join(root, filepath.FromSlash(p)), FS: fsys, Path: p}
-		if p == "." {
-			f.Name = filepath.ToSlash(root)
-		}
-		found = append(found, f)
-		return fs.SkipDir // a suite's testdata is not searched for more suites
-	})
-	var pathErr *fs.PathError
-	switch {
-	case errors.As(err, &pathErr):
-		return nil, fmt.Errorf("%s: %w", filepath.Join(root, filepath.FromSlash(pathErr.Path)), pathErr.Err)
-	case err == nil && len(found) == 0:
-		return nil, fmt.Errorf("%s: no suite (a folder with %s and %s/)", root, CustomizationsFile, TestdataDir)
-	}
-	return found, err
-}
-
-func isSuite(fsys fs.FS, dir string) bool {
-	info, err := fs.Stat(fsys, path.Join(dir, CustomizationsFile))
-	return err == nil && !info.IsDir()
-}
 
 // Load reads the suite f: its customizations (checked against the
 // folder's place in a <group>/<version>/<Kind> tree, see CheckPath), its
@@ -159,57 +91,6 @@ func Load(f Found, layer LayerFunc) (*Suite, error) {
 	}
 	s.Interpreter, err = layer(s.Customizations)
 	return s, err
-}
-
-// version matches the version folder of a <group>/<version>/<Kind> tree.
-var version = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
-
-// CheckPath checks that a suite folder laid out as <group>/<version>/<Kind>
-// (a folder whose parent's name is a Kubernetes version such as v1 or
-// v1alpha1) holds customizations targeting that group, version and kind;
-// the core group's folder is named CoreGroupDir. It returns nil for a
-// folder laid out otherwise.
-func CheckPath(dir string, set *customization.Set) error {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	kindDir := filepath.Base(abs)
-	versionDir := filepath.Base(filepath.Dir(abs))
-	groupDir := filepath.Base(filepath.Dir(filepath.Dir(abs)))
-	if !version.MatchString(versionDir) {
-		return nil
-	}
-	group := groupDir
-	if group == CoreGroupDir {
-		group = ""
-	}
-	var errs []error
-	for _, c := range set.Customizations {
-		var differ []string
-		for _, part := range []struct{ name, target, path string }{
-			{"group", c.Target.Group, group},
-			{"version", c.Target.Version, versionDir},
-			{"kind", c.Target.Kind, kindDir},
-		} {
-			if part.target != part.path {
-				differ = append(differ, fmt.Sprintf("%s %s, the folder %s", part.name, orNone(part.target), orNone(part.path)))
-			}
-		}
-		if differ != nil {
-			errs = append(errs, &customization.Error{Position: c.Position, Line: c.Line, Field: "spec.target",
-				Err: fmt.Errorf("does not agree with the folder %s/%s/%s: the target has %s",
-					groupDir, versionDir, kindDir, strings.Join(differ, "; "))})
-		}
-	}
-	return errors.Join(errs...)
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return `"" (the core group, folder ` + CoreGroupDir + ")"
-	}
-	return s
 }
 
 // defines reports whether the suite's customizations answer c's operation
