@@ -31,7 +31,10 @@
 // reported as unchecked, not failed; a case with no output only checks
 // that the operation succeeds. Equality is package compare's: semantic
 // for Kubernetes quantities, "{{EXCLUDE}}" to leave a path out, and
-// dependencies and components compared regardless of order. A case also
+// dependencies and components compared regardless of order. In the
+// expected requires.resourceRequest and components' resourceRequest,
+// Kubernetes ResourceLists, a number is a quantity: `cpu: 1` is "1",
+// which equals "1000m". A case also
 // fails when the interpreter modifies its input object, or panics. What
 // the scripts print during a case (luavm.ContextWithPrint) is kept in its
 // Result.

@@ -111,3 +111,33 @@ func TestSplitDocuments(t *testing.T) {
 	assert.Equal(t, Document{Number: 1, Line: 2, Text: []byte("a: 1\n")}, docs[0])
 	assert.Equal(t, Document{Number: 2, Line: 6, Text: []byte("b: 2\r\n---x: 3\n")}, docs[1])
 }
+
+func TestParseQuantityNumbers(t *testing.T) {
+	cases, err := Parse("q.yaml", []byte(`name: numbers in resource requests are quantities
+operation: InterpretComponent
+observedObj: {apiVersion: example.io/v1, kind: Job}
+output:
+  components:
+  - name: leader
+    replicas: 1
+    replicaRequirements:
+      resourceRequest: {cpu: 1, memory: 1Gi, example.com/gpu: 0.5}
+`))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"components": []any{map[string]any{
+		"name": "leader", "replicas": int64(1),
+		"replicaRequirements": map[string]any{
+			"resourceRequest": map[string]any{"cpu": "1", "memory": "1Gi", "example.com/gpu": "0.5"},
+		},
+	}}}, cases[0].Output)
+
+	cases, err = Parse("q.yaml", []byte(`name: and in requires
+operation: InterpretReplica
+observedObj: {apiVersion: example.io/v1, kind: Job}
+output:
+  replica: 2
+  requires: {resourceRequest: {cpu: 2}}
+`))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"replica": int64(2), "requires": map[string]any{"resourceRequest": map[string]any{"cpu": "2"}}}, cases[0].Output)
+}

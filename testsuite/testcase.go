@@ -3,6 +3,7 @@ package testsuite
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -79,7 +80,7 @@ func decodeCase(text []byte) (*Case, error) {
 		Description:   doc.Description,
 		StatusItems:   doc.StatusItems,
 		InputReplicas: doc.InputReplicas,
-		Output:        doc.Output,
+		Output:        quantityNumbersAsStrings(doc.Output),
 		ExpectError:   doc.ExpectError || doc.ErrorContains != "",
 		ErrorContains: doc.ErrorContains,
 	}
@@ -157,4 +158,36 @@ func (c *Case) kind() string {
 		return "no object"
 	}
 	return req.Object.GroupVersionKind().String()
+}
+
+// quantityNumbersAsStrings writes the numbers of the expected resource
+// requests as the strings they stand for. Those fields are Kubernetes
+// ResourceLists, where `cpu: 1` is the quantity "1", as Karmada decodes
+// them; elsewhere a number and a string differ (see package compare).
+func quantityNumbersAsStrings(output map[string]any) map[string]any {
+	if requires, ok := output["requires"].(map[string]any); ok {
+		numbersAsStrings(requires["resourceRequest"])
+	}
+	if components, ok := output["components"].([]any); ok {
+		for _, c := range components {
+			if c, ok := c.(map[string]any); ok {
+				if req, ok := c["replicaRequirements"].(map[string]any); ok {
+					numbersAsStrings(req["resourceRequest"])
+				}
+			}
+		}
+	}
+	return output
+}
+
+func numbersAsStrings(list any) {
+	m, _ := list.(map[string]any)
+	for name, v := range m {
+		switch v := v.(type) {
+		case int64:
+			m[name] = strconv.FormatInt(v, 10)
+		case float64:
+			m[name] = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+	}
 }
