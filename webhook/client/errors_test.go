@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -160,8 +161,15 @@ func TestWebhookTimeout(t *testing.T) {
 	_, err := layer.InterpretHealth(context.Background(), widgetObject())
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Equal(t, "webhook widgets.example.com: InterpretHealth: calling "+srv.URL+"?timeout=1s: no answer within 1s: context deadline exceeded", err.Error())
+	assert.Equal(t, "webhook widgets.example.com: InterpretHealth: calling "+srv.URL+"?timeout=1s: no answer within the webhook's timeout of 1s: context deadline exceeded", err.Error())
 	assert.Equal(t, "1s", asked.Load(), "the timeout is passed on to the webhook")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = layer.InterpretHealth(ctx, widgetObject())
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Equal(t, "webhook widgets.example.com: InterpretHealth: calling "+srv.URL+"?timeout=1s: context deadline exceeded", err.Error(),
+		"the caller's deadline, shorter than the webhook's timeout")
 }
 
 func TestNoMatchingWebhook(t *testing.T) {

@@ -26,6 +26,9 @@ import (
 // maxResponseBytes bounds the answer read from a webhook.
 const maxResponseBytes = 16 << 20
 
+// errTimeout is the cause of a call's context ending at the webhook's timeout.
+var errTimeout = errors.New("webhook timeout")
+
 // hook is one webhook, ready to call.
 type hook struct {
 	name    string
@@ -96,7 +99,7 @@ func (h *hook) exchange(ctx context.Context, req interpreter.Request) (interpret
 	if err != nil {
 		return empty, fmt.Errorf("encoding request: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, h.timeout, errTimeout)
 	defer cancel()
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url, bytes.NewReader(body))
 	if err != nil {
@@ -106,8 +109,8 @@ func (h *hook) exchange(ctx context.Context, req interpreter.Request) (interpret
 	httpReq.Header.Set("Accept", webhook.ContentType)
 	httpResp, err := h.client.Do(httpReq)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-			return empty, fmt.Errorf("calling %s: no answer within %s: %w", h.url, h.timeout, context.DeadlineExceeded)
+		if context.Cause(ctx) == errTimeout {
+			return empty, fmt.Errorf("calling %s: no answer within the webhook's timeout of %s: %w", h.url, h.timeout, context.DeadlineExceeded)
 		}
 		return empty, fmt.Errorf("calling %s: %w", h.url, unwrapURLError(err))
 	}
