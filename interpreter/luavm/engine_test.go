@@ -88,6 +88,22 @@ end`)
 	assert.Equal(t, int64(9), out.Object["spec"].(map[string]any)["replicas"])
 }
 
+func TestResultsShareNothingWithInputs(t *testing.T) {
+	e := New()
+	s, err := e.Compile("untouched", `function ReviseReplica(obj, replicas) return obj end`)
+	require.NoError(t, err)
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"spec": map[string]any{"template": map[string]any{"labels": map[string]any{"app": "web"}}, "ports": []any{int64(80)}},
+	}}
+	want := obj.DeepCopy()
+	out, err := e.ReviseReplica(context.Background(), s, obj, 1)
+	require.NoError(t, err)
+	require.Equal(t, want, out)
+	out.Object["spec"].(map[string]any)["template"].(map[string]any)["labels"].(map[string]any)["app"] = "changed"
+	out.Object["spec"].(map[string]any)["ports"].([]any)[0] = int64(443)
+	assert.Equal(t, want, obj)
+}
+
 func TestNumberTypes(t *testing.T) {
 	e := New()
 	s, err := e.Compile("numbers", `function ReviseReplica(obj, replicas)

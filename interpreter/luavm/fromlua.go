@@ -1,6 +1,7 @@
 package luavm
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -18,6 +19,8 @@ const maxValues = 1 << 20
 // rules), applying the empty-table rule against its references.
 type decoder struct {
 	refs      *emptyRefs
+	lazy      *lazyTables   // the call's lazy tables, read from their Go maps
+	borrow    bool          // take a lazy table's map itself, for read-only use
 	keepEmpty bool          // every empty table becomes {} (the json module)
 	keys      []string      // field names from the root, array positions left out
 	parents   []*lua.LTable // the tables being converted, to catch cycles
@@ -42,7 +45,7 @@ const (
 // root converts a whole result. An empty table at the root is {} for an
 // object and [] for a list; with shapeAny it is {}.
 func (d *decoder) root(v lua.LValue, want shape) (any, error) {
-	if t, ok := v.(*lua.LTable); ok && isEmpty(t) {
+	if t, ok := v.(*lua.LTable); ok && d.empty(t) {
 		if want == shapeList {
 			return []any{}, nil
 		}
@@ -52,7 +55,11 @@ func (d *decoder) root(v lua.LValue, want shape) (any, error) {
 	return out, err
 }
 
-func isEmpty(t *lua.LTable) bool {
+// empty reports whether t has no entries, lazily or not.
+func (d *decoder) empty(t *lua.LTable) bool {
+	if src, ok := d.lazy.source(t); ok {
+		return len(fields(src)) == 0
+	}
 	k, _ := t.Next(lua.LNil)
 	return k == lua.LNil
 }
@@ -74,8 +81,15 @@ func (d *decoder) value(v lua.LValue, inArray bool) (out any, keep bool, err err
 		n, err := number(v)
 		return n, true, err
 	case *lua.LTable:
-		if isEmpty(v) {
-			return d.empty(inArray)
+		if src, ok := d.lazy.source(v); ok {
+			d.values--
+			if d.borrow {
+				return fields(src), true, nil
+			}
+			return d.goValue(fields(src), inArray)
+		}
+		if d.empty(v) {
+			return d.emptyTable(inArray)
 		}
 		out, err := d.table(v)
 		return out, true, err
@@ -101,7 +115,7 @@ func number(n lua.LNumber) (any, error) {
 // empty applies the empty-table rule at the current path: {} where a
 // reference held an empty object there, [] where it held an empty array,
 // and otherwise dropped (or {} inside an array, where nothing can be dropped).
-func (d *decoder) empty(inArray bool) (any, bool, error) {
+func (d *decoder) emptyTable(inArray bool) (any, bool, error) {
 	if d.keepEmpty {
 		return map[string]any{}, true, nil
 	}
@@ -198,6 +212,86 @@ func numberKey(n lua.LNumber) string {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	return n.String()
+}
+
+// goValue converts a Go value that reached Lua as a lazy table and was not
+// touched, by the rules a Lua table follows: numbers as a Lua number would
+// come back (an int64 stays exact), empty maps and slices by the
+// empty-table rule, and the same limits. The result shares no memory with v.
+func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
+	if d.values++; d.values > maxValues {
+		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 {
+			return d.emptyTable(inArray)
+		}
+		if len(d.keys) >= maxDepth {
+			return nil, false, &convError{msg: fmt.Sprintf("tables nest deeper than %d levels", maxDepth)}
+		}
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			d.keys = append(d.keys, k)
+			val, keep, err := d.goValue(e, false)
+			d.keys = d.keys[:len(d.keys)-1]
+			if err != nil {
+				return nil, false, atKey(err, k)
+			}
+			if keep {
+				out[k] = val
+			}
+		}
+		return out, true, nil
+	case []any:
+		if len(v) == 0 {
+			return d.emptyTable(inArray)
+		}
+		out := make([]any, len(v))
+		for i, e := range v {
+			val, keep, err := d.goValue(e, true)
+			if err != nil {
+				return nil, false, atIndex(err, i)
+			}
+			if keep {
+				out[i] = val
+			}
+		}
+		return out, true, nil
+	case float64:
+		n, err := number(lua.LNumber(v))
+		return n, true, err
+	case nil, string, bool, int64:
+		return v, true, nil
+	case int:
+		return int64(v), true, nil
+	case int32:
+		return int64(v), true, nil
+	case float32:
+		return d.goValue(float64(v), inArray)
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return nil, false, &convError{msg: fmt.Sprintf("number %q: %v", string(v), err)}
+		}
+		return d.goValue(f, inArray)
+	case map[string]string:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = e
+		}
+		return d.goValue(m, inArray)
+	case []string:
+		s := make([]any, len(v))
+		for i, e := range v {
+			s[i] = e
+		}
+		return d.goValue(s, inArray)
+	case lua.LValue: // a member of a library or module
+		d.values--
+		return d.value(v, inArray)
+	}
+	return nil, false, &convError{msg: fmt.Sprintf("cannot convert a Go %T", v)}
 }
 
 // emptyRefs answers, for a field path, whether the reference objects held

@@ -14,13 +14,13 @@ import (
 //	decode(text) -> value
 //	    The JSON text as Lua values: objects and arrays become tables,
 //	    null becomes nil.
-var jsonModule = map[string]lua.LGFunction{
+var jsonModule = map[string]moduleFunction{
 	"encode": jsonEncode,
 	"decode": jsonDecode,
 }
 
-func jsonEncode(L *lua.LState) int {
-	d := decoder{keepEmpty: true}
+func jsonEncode(st *state, L *lua.LState) int {
+	d := decoder{lazy: st.lazy, keepEmpty: true}
 	v, err := d.root(L.CheckAny(1), shapeAny)
 	if err != nil {
 		L.ArgError(1, err.Error())
@@ -33,7 +33,7 @@ func jsonEncode(L *lua.LState) int {
 	return 1
 }
 
-func jsonDecode(L *lua.LState) int {
+func jsonDecode(_ *state, L *lua.LState) int {
 	var v any
 	if err := json.Unmarshal([]byte(L.CheckString(1)), &v); err != nil {
 		L.ArgError(1, "invalid JSON: "+err.Error())

@@ -1,6 +1,7 @@
 package luavm
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -28,31 +29,38 @@ import (
 //	    numbers; nil counts as zero), in canonical form ("1250m").
 //	getResourceQuantity(q) -> number
 //	    A quantity as a number, not rounded: "100m" is 0.1.
-var kubeModule = map[string]lua.LGFunction{
+var kubeModule = map[string]moduleFunction{
 	"accuratePodRequirements": kubeAccuratePodRequirements,
 	"getPodDependencies":      kubeGetPodDependencies,
 	"resourceAdd":             kubeResourceAdd,
 	"getResourceQuantity":     kubeGetResourceQuantity,
 }
 
+// moduleFunction is a function of a module, bound to the state it runs on.
+type moduleFunction func(st *state, L *lua.LState) int
+
 // modules are the modules require loads, by name.
-var modules = map[string]map[string]lua.LGFunction{
+var modules = map[string]map[string]moduleFunction{
 	"kube": kubeModule,
 	"json": jsonModule,
 }
 
-func kubeAccuratePodRequirements(L *lua.LState) int {
-	spec := podSpecArg(L)
+func kubeAccuratePodRequirements(st *state, L *lua.LState) int {
+	spec := st.podSpecArg(L)
 	req, err := podspec.Requirements(spec)
 	if err != nil {
 		L.ArgError(1, "spec."+err.Error())
 	}
-	L.Push(requirementsToLua(L, req))
+	if req == nil {
+		L.Push(lua.LNil)
+	} else {
+		L.Push(st.lazyTable(req))
+	}
 	return 1
 }
 
-func kubeGetPodDependencies(L *lua.LState) int {
-	spec := podSpecArg(L)
+func kubeGetPodDependencies(st *state, L *lua.LState) int {
+	spec := st.podSpecArg(L)
 	namespace := L.OptString(2, "default")
 	refs, err := podspec.Dependencies(spec, namespace)
 	if err != nil {
@@ -78,9 +86,12 @@ func kubeGetPodDependencies(L *lua.LState) int {
 }
 
 // podSpecArg returns the spec of the pod template in argument 1 (empty
-// when the template has none).
-func podSpecArg(L *lua.LState) map[string]any {
-	v, err := fromLua(L.CheckTable(1))
+// when the template has none). A template the script has not touched is
+// read as the input object holds it; in one the script built or changed,
+// empty tables are dropped, as in results.
+func (st *state) podSpecArg(L *lua.LState) map[string]any {
+	d := decoder{lazy: st.lazy, borrow: true}
+	v, err := d.root(L.CheckTable(1), shapeObject)
 	if err != nil {
 		L.ArgError(1, err.Error())
 	}
@@ -96,40 +107,33 @@ func podSpecArg(L *lua.LState) map[string]any {
 	}
 }
 
-// requirementsToLua lays out requirements as their JSON would decode.
-func requirementsToLua(L *lua.LState, req *interpreter.ReplicaRequirements) lua.LValue {
-	if req == nil {
-		return lua.LNil
-	}
-	t := L.CreateTable(0, 4)
+// requirementsMap lays out requirements as their JSON would decode.
+func requirementsMap(req *interpreter.ReplicaRequirements) map[string]any {
+	m := make(map[string]any, 4)
 	if req.NodeClaim != nil {
 		claim, err := runtime.DefaultUnstructuredConverter.ToUnstructured(req.NodeClaim)
-		if err == nil {
-			var v lua.LValue
-			v, err = toLua(L, claim)
-			t.RawSetString("nodeClaim", v)
-		}
 		if err != nil {
-			L.RaiseError("converting the node claim: %s", err.Error())
+			panic(fmt.Sprintf("converting a node claim: %v", err)) // only fails for types ToUnstructured cannot hold
 		}
+		m["nodeClaim"] = claim
 	}
 	if len(req.ResourceRequest) > 0 {
-		r := L.CreateTable(0, len(req.ResourceRequest))
+		r := make(map[string]any, len(req.ResourceRequest))
 		for name, q := range req.ResourceRequest {
-			r.RawSetString(string(name), lua.LString(q.String()))
+			r[string(name)] = q.String()
 		}
-		t.RawSetString("resourceRequest", r)
+		m["resourceRequest"] = r
 	}
 	if req.Namespace != "" {
-		t.RawSetString("namespace", lua.LString(req.Namespace))
+		m["namespace"] = req.Namespace
 	}
 	if req.PriorityClassName != "" {
-		t.RawSetString("priorityClassName", lua.LString(req.PriorityClassName))
+		m["priorityClassName"] = req.PriorityClassName
 	}
-	return t
+	return m
 }
 
-func kubeResourceAdd(L *lua.LState) int {
+func kubeResourceAdd(_ *state, L *lua.LState) int {
 	var sum resource.Quantity
 	for i := 1; i <= L.GetTop(); i++ {
 		sum.Add(quantityArg(L, i))
@@ -138,7 +142,7 @@ func kubeResourceAdd(L *lua.LState) int {
 	return 1
 }
 
-func kubeGetResourceQuantity(L *lua.LState) int {
+func kubeGetResourceQuantity(_ *state, L *lua.LState) int {
 	q := quantityArg(L, 1)
 	L.Push(lua.LNumber(q.AsApproximateFloat64()))
 	return 1

@@ -29,7 +29,7 @@ func (e *Engine) GetReplicas(ctx context.Context, s *Script, obj *unstructured.U
 		if replicas, err = replicaCount(res[0]); err != nil {
 			return resultErr("replica", err)
 		}
-		if req, err = requirementsResult(res[1]); err != nil {
+		if req, err = requirementsResult(st.lazy, res[1]); err != nil {
 			return resultErr("requires", err)
 		}
 		return nil
@@ -83,14 +83,14 @@ func (e *Engine) GetDependencies(ctx context.Context, s *Script, obj *unstructur
 }
 
 // run calls op's function of s with args and converts its one result.
-func run[T any](ctx context.Context, e *Engine, s *Script, op interpreter.Operation, convert func(lua.LValue) (T, error), args ...any) (T, error) {
+func run[T any](ctx context.Context, e *Engine, s *Script, op interpreter.Operation, convert func(*lazyTables, lua.LValue) (T, error), args ...any) (T, error) {
 	var out T
 	err := e.session(ctx, s, op, func(st *state) error {
 		res, err := st.callWith(op, 1, args...)
 		if err != nil {
 			return err
 		}
-		if out, err = convert(res[0]); err != nil {
+		if out, err = convert(st.lazy, res[0]); err != nil {
 			return resultErr(op.ResultNames()[0], err)
 		}
 		return nil
@@ -112,7 +112,7 @@ func (st *state) callWith(op interpreter.Operation, nret int, args ...any) ([]lu
 		case int64:
 			largs[i] = lua.LNumber(a)
 		default:
-			v, err := toLua(st.L, a)
+			v, err := st.value(a)
 			if err != nil {
 				return nil, fmt.Errorf("converting argument %d: %w", i+1, err)
 			}

@@ -57,11 +57,11 @@ func decodedReplicas(v any) error {
 }
 
 // objectOf converts an object result, its empty tables settled against refs.
-func objectOf(v lua.LValue, refs *emptyRefs) (map[string]any, error) {
+func objectOf(lazy *lazyTables, v lua.LValue, refs *emptyRefs) (map[string]any, error) {
 	if _, ok := v.(*lua.LTable); !ok {
 		return nil, fmt.Errorf("expected table, got %s", v.Type())
 	}
-	d := decoder{refs: refs}
+	d := decoder{refs: refs, lazy: lazy}
 	out, err := d.root(v, shapeObject)
 	if err != nil {
 		return nil, err
@@ -74,9 +74,9 @@ func objectOf(v lua.LValue, refs *emptyRefs) (map[string]any, error) {
 }
 
 // objectResult converts an object result against refs.
-func objectResult(refs *emptyRefs) func(lua.LValue) (*unstructured.Unstructured, error) {
-	return func(v lua.LValue) (*unstructured.Unstructured, error) {
-		m, err := objectOf(v, refs)
+func objectResult(refs *emptyRefs) func(*lazyTables, lua.LValue) (*unstructured.Unstructured, error) {
+	return func(lazy *lazyTables, v lua.LValue) (*unstructured.Unstructured, error) {
+		m, err := objectOf(lazy, v, refs)
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func objectResult(refs *emptyRefs) func(lua.LValue) (*unstructured.Unstructured,
 	}
 }
 
-func healthResult(v lua.LValue) (bool, error) {
+func healthResult(_ *lazyTables, v lua.LValue) (bool, error) {
 	b, ok := v.(lua.LBool)
 	if !ok {
 		return false, fmt.Errorf("expected boolean, got %s", v.Type())
@@ -93,25 +93,25 @@ func healthResult(v lua.LValue) (bool, error) {
 }
 
 // optionalObject is objectOf with no references, for results that may be nil.
-func optionalObject(v lua.LValue) (map[string]any, error) {
+func optionalObject(lazy *lazyTables, v lua.LValue) (map[string]any, error) {
 	if v == lua.LNil {
 		return nil, nil
 	}
 	if _, ok := v.(*lua.LTable); !ok {
 		return nil, fmt.Errorf("expected table or nil, got %s", v.Type())
 	}
-	return objectOf(v, nil)
+	return objectOf(lazy, v, nil)
 }
 
 // listOf converts a list result: nil for nil, each element an object.
-func listOf(v lua.LValue) ([]map[string]any, error) {
+func listOf(lazy *lazyTables, v lua.LValue) ([]map[string]any, error) {
 	if v == lua.LNil {
 		return nil, nil
 	}
 	if _, ok := v.(*lua.LTable); !ok {
 		return nil, fmt.Errorf("expected table or nil, got %s", v.Type())
 	}
-	var d decoder
+	d := decoder{lazy: lazy}
 	out, err := d.root(v, shapeList)
 	if err != nil {
 		return nil, err
@@ -170,8 +170,16 @@ func luaJSONType(kind string) string {
 	return kind
 }
 
-func requirementsResult(v lua.LValue) (*interpreter.ReplicaRequirements, error) {
-	m, err := optionalObject(v)
+func requirementsResult(lazy *lazyTables, v lua.LValue) (*interpreter.ReplicaRequirements, error) {
+	if t, ok := v.(*lua.LTable); ok {
+		// Straight from kube.accuratePodRequirements, made in this call.
+		if src, ok := lazy.source(t); ok {
+			if req, ok := src.(*interpreter.ReplicaRequirements); ok {
+				return req, nil
+			}
+		}
+	}
+	m, err := optionalObject(lazy, v)
 	if m == nil || err != nil {
 		return nil, err
 	}
@@ -182,8 +190,8 @@ func requirementsResult(v lua.LValue) (*interpreter.ReplicaRequirements, error) 
 	return &req, nil
 }
 
-func componentsResult(v lua.LValue) ([]interpreter.Component, error) {
-	items, err := listOf(v)
+func componentsResult(lazy *lazyTables, v lua.LValue) ([]interpreter.Component, error) {
+	items, err := listOf(lazy, v)
 	if items == nil || err != nil {
 		return nil, err
 	}
@@ -201,8 +209,8 @@ func componentsResult(v lua.LValue) ([]interpreter.Component, error) {
 	return out, nil
 }
 
-func dependenciesResult(v lua.LValue) ([]interpreter.DependentObjectReference, error) {
-	items, err := listOf(v)
+func dependenciesResult(lazy *lazyTables, v lua.LValue) ([]interpreter.DependentObjectReference, error) {
+	items, err := listOf(lazy, v)
 	if items == nil || err != nil {
 		return nil, err
 	}
@@ -221,8 +229,8 @@ func dependenciesResult(v lua.LValue) ([]interpreter.DependentObjectReference, e
 	return out, nil
 }
 
-func statusResult(v lua.LValue) (*runtime.RawExtension, error) {
-	m, err := optionalObject(v)
+func statusResult(lazy *lazyTables, v lua.LValue) (*runtime.RawExtension, error) {
+	m, err := optionalObject(lazy, v)
 	if m == nil || err != nil {
 		return nil, err
 	}

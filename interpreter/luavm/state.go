@@ -26,24 +26,21 @@ func init() { lua.MaxArrayIndex = 1 << 18 }
 // baseFunctions are the functions of Lua's base library a script may call;
 // the rest (collectgarbage, dofile, getfenv, getmetatable, load, loadfile,
 // loadstring, module, newproxy, rawequal, rawget, rawset, setfenv,
-// setmetatable) are left out. print and require are the engine's own.
+// setmetatable) are left out. print and require are the engine's own, and
+// next and pairs fill in lazy tables before reading them.
 var baseFunctions = []string{
-	"assert", "error", "ipairs", "next", "pairs", "pcall", "select",
+	"assert", "error", "ipairs", "next", "pcall", "select",
 	"tonumber", "tostring", "type", "unpack", "xpcall", "_VERSION",
 }
 
-// member is one named value of a library or module table.
-type member struct {
-	name  string
-	value lua.LValue
-}
+// members are the entries of a library or module table, by name.
+type members map[string]lua.LValue
 
-// lazyGlobal is a global a call's environment fills in on first use: a
-// base function, a library (copied), or _G.
-type lazyGlobal struct {
-	bit   uint64
-	value lua.LValue // a base function; nil for a library or _G
-	lib   []member
+// global is a name a call's environment fills in on first use.
+type global struct {
+	bit   uint64     // its bit in state.touched
+	value lua.LValue // a base function, or nil
+	lib   members    // a library, or nil; both nil for _G
 }
 
 // state is one pooled Lua state with the sandbox built around it. A call
@@ -52,15 +49,16 @@ type state struct {
 	L   *lua.LState
 	cfg *config
 
-	lazy    map[string]lazyGlobal // the globals a call's environment fills in on first use
-	libs    map[string][]member   // library tables, copied into a call on first use
-	modules map[string][]member   // what require loads, copied per require
-	envMeta *lua.LTable           // metatable of every call's globals
-	concat  *lua.LFunction        // the bounded `..` (see rewriter)
+	globals map[string]global  // what a call's globals fill in on first use
+	libs    map[string]members // string, table, math, os
+	modules map[string]members // what require loads
+	envMeta *lua.LTable        // metatable of every call's globals
+	concat  *lua.LFunction     // the bounded `..` (see rewriter)
+	lazy    *lazyTables
 
 	// Set for the duration of one call.
 	env          *lua.LTable  // the call's globals
-	touched      uint64       // bits of the lazy globals the call has read or set
+	touched      uint64       // bits of the globals the call has read or set
 	print        func(string) // where print writes
 	limit        error        // the last memory-limit error raised, if any
 	limitMessage string       // its text, to recognise it when the call fails
@@ -72,91 +70,91 @@ func newState(cfg *config) *state {
 		L.Push(L.NewFunction(open))
 		L.Call(0, 0)
 	}
-	st := &state{L: L, cfg: cfg, libs: map[string][]member{}, modules: map[string][]member{}}
-	global := L.G.Global
-	base := map[string]lua.LValue{"print": L.NewFunction(st.printLine), "require": L.NewFunction(st.require)}
-	for _, name := range baseFunctions {
-		base[name] = global.RawGetString(name)
-	}
+	st := &state{L: L, cfg: cfg, libs: map[string]members{}, modules: map[string]members{}}
+	st.lazy = &lazyTables{sources: map[*lua.LTable]lazySource{}, meta: table(L, members{
+		"__index":    L.NewFunction(st.lazyIndex),
+		"__newindex": L.NewFunction(st.lazyNewIndex),
+	})}
+	fn := func(f lua.LGFunction) lua.LValue { return L.NewFunction(f) }
+	gfunc := func(v lua.LValue) lua.LGFunction { return v.(*lua.LFunction).GFunction }
 
-	lib := func(name string) *lua.LTable { return global.RawGetString(name).(*lua.LTable) }
-	str := lib("string")
-	st.libs["string"] = members(str, map[string]lua.LValue{
-		"dump":    lua.LNil,
-		"__index": lua.LNil,
-		"rep":     L.NewFunction(st.strRep),
-		"format":  L.NewFunction(st.strFormat(str.RawGetString("format").(*lua.LFunction).GFunction)),
-		"gsub":    L.NewFunction(st.strGsub),
-		"gmatch":  L.NewFunction(st.strGmatch),
-		"gfind":   lua.LNil,
+	lib := func(name string) members {
+		ms := members{}
+		L.G.Global.RawGetString(name).(*lua.LTable).ForEach(func(k, v lua.LValue) { ms[k.String()] = v })
+		return ms
+	}
+	base := lib("_G")
+	str, tbl, math, os := lib("string"), lib("table"), lib("math"), lib("os")
+	st.libs["string"] = str.with(members{
+		"dump": nil, "__index": nil, "gfind": nil,
+		"rep":    fn(st.strRep),
+		"format": fn(st.strFormat(gfunc(str["format"]))),
+		"gsub":   fn(st.strGsub),
+		"gmatch": fn(st.strGmatch),
 	})
-	st.libs["table"] = members(lib("table"), map[string]lua.LValue{"concat": L.NewFunction(st.tableConcat)})
-	st.libs["math"] = members(lib("math"), nil)
-	os := lib("os")
-	st.libs["os"] = []member{
-		{"date", L.NewFunction(st.osDate(os.RawGetString("date").(*lua.LFunction).GFunction))},
-		{"time", os.RawGetString("time")},
+	st.libs["table"] = tbl.with(members{"concat": fn(st.tableConcat)})
+	st.libs["math"] = math
+	st.libs["os"] = members{
+		"date": fn(st.osDate(gfunc(os["date"]))),
+		"time": fn(st.materializing(gfunc(os["time"]))),
 	}
 	for name, funcs := range modules {
-		for _, fname := range sortedKeys(funcs) {
-			st.modules[name] = append(st.modules[name], member{fname, L.NewFunction(funcs[fname])})
+		st.modules[name] = members{}
+		for fname, f := range funcs {
+			st.modules[name][fname] = fn(func(L *lua.LState) int { return f(st, L) })
 		}
 	}
 
-	// Methods on strings ("x"):rep(3) resolve in a private copy of the
-	// bounded string table, which no script can reach or change.
-	L.SetMetatable(lua.LString(""), table(L, map[string]lua.LValue{"__index": table(L, st.libs["string"])}))
-	for _, name := range []string{"os", "string", "table", "math", "_G"} {
-		global.RawSetString(name, lua.LNil)
+	st.globals = map[string]global{"_G": {bit: 1}}
+	add := func(name string, g global) {
+		g.bit = 1 << len(st.globals)
+		st.globals[name] = g
 	}
-	st.lazy = map[string]lazyGlobal{"_G": {bit: 1}}
-	for _, name := range sortedKeys(base) {
-		st.lazy[name] = lazyGlobal{bit: 1 << len(st.lazy), value: base[name]}
+	for _, name := range baseFunctions {
+		add(name, global{value: base[name]})
 	}
+	add("print", global{value: fn(st.printLine)})
+	add("require", global{value: fn(st.require)})
+	add("pairs", global{value: fn(st.pairs(base["next"]))})
+	st.globals["next"] = global{bit: st.globals["next"].bit, value: fn(st.materializing(gfunc(base["next"])))}
 	for _, name := range sortedKeys(st.libs) {
-		st.lazy[name] = lazyGlobal{bit: 1 << len(st.lazy), lib: st.libs[name]}
+		add(name, global{lib: st.libs[name]})
 	}
-	st.envMeta = table(L, map[string]lua.LValue{
-		"__index":    L.NewFunction(st.lookupGlobal),
-		"__newindex": L.NewFunction(st.setGlobal),
+	st.envMeta = table(L, members{
+		"__index":    fn(st.lookupGlobal),
+		"__newindex": fn(st.setGlobal),
 	})
 	st.concat = L.NewFunction(st.concatValues)
+
+	// Methods on strings, ("x"):rep(3), resolve in a private copy of the
+	// bounded string table, which no script can reach or change. The
+	// original globals are out of every script's reach; clear them anyway.
+	L.SetMetatable(lua.LString(""), table(L, members{"__index": table(L, st.libs["string"])}))
+	L.G.Global = L.CreateTable(0, 0)
 	return st
 }
 
-// members lists the entries of t with the given replacements (LNil drops one).
-func members(t *lua.LTable, replace map[string]lua.LValue) []member {
-	var ms []member
-	t.ForEach(func(k, v lua.LValue) {
-		name := k.String()
-		if r, ok := replace[name]; ok {
-			v = r
-		}
-		if v != lua.LNil {
-			ms = append(ms, member{name, v})
-		}
-	})
-	for name, v := range replace {
-		if v != lua.LNil && t.RawGetString(name) == lua.LNil {
-			ms = append(ms, member{name, v})
+// with returns ms with the entries of changes (nil ones removed).
+func (ms members) with(changes members) members {
+	out := members{}
+	for name, v := range ms {
+		out[name] = v
+	}
+	for name, v := range changes {
+		if v == nil {
+			delete(out, name)
+		} else {
+			out[name] = v
 		}
 	}
-	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.name, b.name) })
-	return ms
+	return out
 }
 
-// table builds a table from members, or from a map of them.
-func table[M []member | map[string]lua.LValue](L *lua.LState, ms M) *lua.LTable {
+// table builds a table holding ms.
+func table(L *lua.LState, ms members) *lua.LTable {
 	t := L.CreateTable(0, len(ms))
-	switch ms := any(ms).(type) {
-	case []member:
-		for _, m := range ms {
-			t.RawSetString(m.name, m.value)
-		}
-	case map[string]lua.LValue:
-		for name, v := range ms {
-			t.RawSetString(name, v)
-		}
+	for _, name := range sortedKeys(ms) {
+		t.RawSetString(name, ms[name])
 	}
 	return t
 }
@@ -165,21 +163,21 @@ func table[M []member | map[string]lua.LValue](L *lua.LState, ms M) *lua.LTable 
 // on first use (lookupGlobal), so a call pays only for the names it reads,
 // and nothing a script sets or changes outlives its call.
 func (st *state) newEnv() *lua.LTable {
-	env := st.L.CreateTable(0, 8)
+	env := st.L.CreateTable(0, 4)
 	env.Metatable = st.envMeta
 	st.touched = 0
 	return env
 }
 
 // lookupGlobal is the __index of a call's globals: on the first read of a
-// base function, a library or _G it puts it (a library copied) into the
-// globals. From then on the globals hold the name, as if set from the
-// start, so that a script that sets it to nil reads nil.
+// base function, a library (as a lazy table of its members) or _G it puts
+// it into the globals. From then on the globals hold the name, as if set
+// from the start, so that a script that sets it to nil reads nil.
 func (st *state) lookupGlobal(L *lua.LState) int {
 	env := L.CheckTable(1)
 	name, ok := L.Get(2).(lua.LString)
-	g, lazy := st.lazy[string(name)]
-	if !ok || !lazy || st.touched&g.bit != 0 {
+	g, known := st.globals[string(name)]
+	if !ok || !known || st.touched&g.bit != 0 {
 		L.Push(lua.LNil)
 		return 1
 	}
@@ -187,7 +185,7 @@ func (st *state) lookupGlobal(L *lua.LState) int {
 	v := g.value
 	switch {
 	case g.lib != nil:
-		v = table(L, g.lib)
+		v = st.lazyTable(g.lib)
 	case v == nil:
 		v = env
 	}
@@ -202,33 +200,28 @@ func (st *state) setGlobal(L *lua.LState) int {
 	env := L.CheckTable(1)
 	key := L.Get(2)
 	if name, ok := key.(lua.LString); ok {
-		st.touched |= st.lazy[string(name)].bit
+		st.touched |= st.globals[string(name)].bit
 	}
-	env.RawSet(key, L.Get(3))
+	L.RawSet(env, key, L.Get(3))
 	return 0
 }
 
-// require loads a preloaded module (a fresh table per call of require) or
-// returns one of the standard libraries; nothing is loaded from files.
+// require returns a preloaded module (a new table per call of require) or
+// one of the standard libraries; nothing is loaded from files.
 func (st *state) require(L *lua.LState) int {
 	name := L.CheckString(1)
 	if ms, ok := st.modules[name]; ok {
-		L.Push(table(L, ms))
+		L.Push(st.lazyTable(ms))
 		return 1
 	}
 	if _, ok := st.libs[name]; ok {
 		L.Push(L.GetField(st.env, name))
 		return 1
 	}
-	L.RaiseError("module %q not found: require loads only %s", name, strings.Join(st.loadable(), ", "))
-	return 0
-}
-
-func (st *state) loadable() []string {
-	names := sortedKeys(st.modules)
-	names = append(names, sortedKeys(st.libs)...)
+	names := append(sortedKeys(st.modules), sortedKeys(st.libs)...)
 	slices.Sort(names)
-	return names
+	L.RaiseError("module %q not found: require loads only %s", name, strings.Join(names, ", "))
+	return 0
 }
 
 // printLine is print: its arguments, tab-separated, as one line to the call's sink.

@@ -1,0 +1,213 @@
+package luavm_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+)
+
+// The hooks of the benchmarks, as a Karmada user writes them for a
+// Deployment (the built-in Go handlers answer the same questions).
+const (
+	replicaScript = `local kube = require("kube")
+function GetReplicas(obj)
+  local replica = obj.spec.replicas
+  local requirement = kube.accuratePodRequirements(obj.spec.template)
+  return replica, requirement
+end`
+
+	reviseScript = `function ReviseReplica(obj, desiredReplica)
+  obj.spec.replicas = desiredReplica
+  return obj
+end`
+
+	retainScript = `function Retain(desiredObj, observedObj)
+  local labels = observedObj.metadata.labels
+  if labels ~= nil and labels["resourcetemplate.karmada.io/retain-replicas"] == "true" then
+    desiredObj.spec.replicas = observedObj.spec.replicas
+  end
+  return desiredObj
+end`
+
+	aggregateScript = `function AggregateStatus(desiredObj, statusItems)
+  if desiredObj.status == nil then
+    desiredObj.status = {}
+  end
+  local generation = desiredObj.metadata.generation or 0
+  local replicas, ready, updated, available, unavailable, current = 0, 0, 0, 0, 0, 0
+  for i = 1, #statusItems do
+    local status = statusItems[i].status
+    if status ~= nil then
+      replicas = replicas + (status.replicas or 0)
+      ready = ready + (status.readyReplicas or 0)
+      updated = updated + (status.updatedReplicas or 0)
+      available = available + (status.availableReplicas or 0)
+      unavailable = unavailable + (status.unavailableReplicas or 0)
+      if (status.observedGeneration or 0) >= (status.generation or 0)
+        and (status.resourceTemplateGeneration or 0) >= generation then
+        current = current + 1
+      end
+    end
+  end
+  desiredObj.status.replicas = replicas
+  desiredObj.status.readyReplicas = ready
+  desiredObj.status.updatedReplicas = updated
+  desiredObj.status.availableReplicas = available
+  desiredObj.status.unavailableReplicas = unavailable
+  if current == #statusItems then
+    desiredObj.status.observedGeneration = generation
+  end
+  return desiredObj
+end`
+)
+
+// benchDeployment is testdata/manifests/deployment.yaml.
+func benchDeployment(b *testing.B) *unstructured.Unstructured {
+	data, err := os.ReadFile("testdata/manifests/deployment.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	obj := &unstructured.Unstructured{}
+	js, err := yaml.YAMLToJSON(data)
+	if err == nil {
+		err = obj.UnmarshalJSON(js)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return obj
+}
+
+// statusItems are ten member clusters' reflected Deployment statuses.
+func statusItems(b *testing.B) []interpreter.AggregatedStatusItem {
+	items := make([]interpreter.AggregatedStatusItem, 10)
+	for i := range items {
+		status, err := json.Marshal(map[string]any{
+			"replicas": 3, "readyReplicas": 3, "updatedReplicas": 3, "availableReplicas": 3,
+			"observedGeneration": 12, "generation": 12, "resourceTemplateGeneration": 12,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		items[i] = interpreter.AggregatedStatusItem{
+			ClusterName: fmt.Sprintf("member-%d", i+1), Status: &runtime.RawExtension{Raw: status},
+			Applied: true, Health: interpreter.ResourceHealthy,
+		}
+	}
+	return items
+}
+
+// benchOperation is one operation measured three ways: the Lua hook, the
+// built-in Go handler for the same question, and the Lua hook compiled
+// anew on every call, as Karmada runs hooks.
+type benchOperation struct {
+	op     interpreter.Operation
+	script string
+	call   func(ctx context.Context, in interpreter.Interpreter) error
+}
+
+// luaHook is a compiled script as an Interpreter.
+type luaHook struct {
+	interpreter.NoHooks
+	e *luavm.Engine
+	s *luavm.Script
+}
+
+func (h luaHook) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
+	return h.e.GetReplicas(ctx, h.s, obj)
+}
+func (h luaHook) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, n int64) (*unstructured.Unstructured, error) {
+	return h.e.ReviseReplica(ctx, h.s, obj, n)
+}
+func (h luaHook) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	return h.e.Retain(ctx, h.s, desired, observed)
+}
+func (h luaHook) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+	return h.e.AggregateStatus(ctx, h.s, obj, items)
+}
+
+func BenchmarkOperation(b *testing.B) {
+	obj := benchDeployment(b)
+	observed := obj.DeepCopy()
+	observed.SetLabels(map[string]string{"resourcetemplate.karmada.io/retain-replicas": "true"})
+	items := statusItems(b)
+	operations := []benchOperation{
+		{interpreter.InterpretReplica, replicaScript, func(ctx context.Context, in interpreter.Interpreter) error {
+			_, _, err := in.GetReplicas(ctx, obj)
+			return err
+		}},
+		{interpreter.ReviseReplica, reviseScript, func(ctx context.Context, in interpreter.Interpreter) error {
+			_, err := in.ReviseReplica(ctx, obj, 4)
+			return err
+		}},
+		{interpreter.Retain, retainScript, func(ctx context.Context, in interpreter.Interpreter) error {
+			_, err := in.Retain(ctx, obj, observed)
+			return err
+		}},
+		{interpreter.AggregateStatus, aggregateScript, func(ctx context.Context, in interpreter.Interpreter) error {
+			_, err := in.AggregateStatus(ctx, obj, items)
+			return err
+		}},
+	}
+	ctx := context.Background()
+	for _, bo := range operations {
+		e := luavm.New()
+		s, err := e.Compile(bo.op.String(), bo.script)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lua := luaHook{e: e, s: s}
+		native := builtin.New()
+		b.Run(bo.op.String()+"/lua", func(b *testing.B) { serial(b, ctx, lua, bo.call) })
+		b.Run(bo.op.String()+"/lua-parallel", func(b *testing.B) { parallel(b, ctx, lua, bo.call) })
+		b.Run(bo.op.String()+"/go", func(b *testing.B) { serial(b, ctx, native, bo.call) })
+		b.Run(bo.op.String()+"/go-parallel", func(b *testing.B) { parallel(b, ctx, native, bo.call) })
+		b.Run(bo.op.String()+"/lua-compile-per-call", func(b *testing.B) {
+			// Every call compiles a new source text (a different comment
+			// defeats the cache), which is what Karmada does on every call.
+			var n atomic.Int64
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := e.Compile(bo.op.String(), fmt.Sprintf("%s\n-- %d", bo.script, n.Add(1)))
+				if err == nil {
+					err = bo.call(ctx, luaHook{e: e, s: s})
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func serial(b *testing.B, ctx context.Context, in interpreter.Interpreter, call func(context.Context, interpreter.Interpreter) error) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := call(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func parallel(b *testing.B, ctx context.Context, in interpreter.Interpreter, call func(context.Context, interpreter.Interpreter) error) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := call(ctx, in); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

@@ -1,0 +1,73 @@
+package luavm
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	lua "github.com/yuin/gopher-lua"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+)
+
+// The parts of a call, measured apart: converting a whole Deployment each
+// way, and a call that converts next to nothing.
+
+func loadDeployment(b *testing.B) *unstructured.Unstructured {
+	data, err := os.ReadFile("testdata/manifests/deployment.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	obj := &unstructured.Unstructured{}
+	if err := obj.UnmarshalJSON(js); err != nil {
+		b.Fatal(err)
+	}
+	return obj
+}
+
+func BenchmarkToLua(b *testing.B) {
+	obj := loadDeployment(b)
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := toLua(L, obj.Object); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFromLua(b *testing.B) {
+	obj := loadDeployment(b)
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	lv, err := toLua(L, obj.Object)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := fromLua(lv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCallOverhead(b *testing.B) {
+	e := New()
+	s, err := e.Compile("empty", "function InterpretHealth(obj) return true end")
+	if err != nil {
+		b.Fatal(err)
+	}
+	obj := &unstructured.Unstructured{Object: map[string]any{}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.InterpretHealth(context.Background(), s, obj); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
