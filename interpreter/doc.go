@@ -18,6 +18,64 @@
 // layers it wants with Registry.Set; Set may be called while calls are in
 // flight (for reloading), and the call path takes no lock.
 //
+// # The script contract
+//
+// A Lua hook is the luaScript of one key of a ResourceInterpreterCustomization.
+// It runs once per call, in fresh globals, and must define the global
+// function of its key; the engine calls it and checks what it returns:
+//
+//	replicaResource           GetReplicas(obj) -> replica, requires
+//	    replica: a whole number from 0 to 2147483647 (2.5, -1 and 1e20 are
+//	    errors); requires: a ReplicaRequirements table or nil.
+//	replicaRevision           ReviseReplica(obj, replicas) -> obj
+//	componentResource         GetComponents(obj) -> {component, ...}
+//	    each {name, replicas, replicaRequirements}.
+//	retention                 Retain(desired, observed) -> obj
+//	statusAggregation         AggregateStatus(desired, statusItems) -> obj
+//	    statusItems: an array of {clusterName, status, applied,
+//	    appliedMessage, health}, status decoded to a table, empty fields absent.
+//	statusReflection          ReflectStatus(obj) -> status table or nil
+//	healthInterpretation      InterpretHealth(obj) -> boolean
+//	dependencyInterpretation  GetDependencies(obj) -> {reference, ...} or nil
+//	    each {apiVersion, kind, namespace, name or labelSelector}; apiVersion
+//	    and kind are required.
+//
+// Objects arrive as plain Lua tables with their JSON field names; a script
+// may change them freely (each call gets its own). Results come back the
+// other way:
+//
+//   - a table whose keys are 1..n is an array (holes become null); any
+//     other table is an object, with string (or decimal number) keys;
+//   - whole numbers become integers (int64), others float64; NaN and
+//     infinity are errors;
+//   - tables that contain themselves, nest more than 100 deep, or hold a
+//     sparse array (largest index more than twice the element count) are
+//     errors, as are functions and other values JSON cannot hold.
+//
+// The empty-table rule, which surprises users: Lua has one kind of table,
+// so an empty table cannot say whether it was {} or []. As in Karmada, the
+// engine looks at the same field path (field names, array positions left
+// out) in reference objects: where a reference held an empty object there,
+// the result gets {}; where it held an empty array, []; otherwise the field
+// is dropped. The references are the input object for ReviseReplica, and
+// desired and observed for Retain; every other operation has none, so its
+// empty tables in fields are dropped (AggregateStatus returning
+// status.conditions = {} drops conditions). An empty table that is the
+// whole result is {} for an object and [] for a list.
+//
+// The sandbox: the base library without collectgarbage, dofile, getfenv,
+// getmetatable, load, loadfile, loadstring, module, newproxy, rawequal,
+// rawget, rawset, setfenv and setmetatable; the table, math and string
+// libraries (no string.dump); os.time and os.date only; require of the
+// preloaded modules kube (accuratePodRequirements, getPodDependencies,
+// resourceAdd, getResourceQuantity, with Karmada's semantics) and json
+// (encode, decode); print, which goes to a sink the caller chooses. No
+// file, process or network access and no loading of code. Every call has
+// a deadline (one second by default) that pcall cannot catch, a bounded
+// call stack, and a memory budget; string functions refuse results past a
+// quarter of the budget. A script that hits a limit fails that call only.
+// Package luavm (the engine) has the details.
+//
 // # Errors
 //
 // An operation no layer answers fails with a *NoHookError, matched by
