@@ -18,7 +18,8 @@ type NoHookError struct {
 }
 
 func (e *NoHookError) Error() string {
-	return fmt.Sprintf("no %s hook for %s", e.Operation, gvkString(e.GVK))
+	// "not found" as in Karmada's message, which users and test cases match on.
+	return fmt.Sprintf("%s hook for %s not found", e.Operation, gvkString(e.GVK))
 }
 
 // Is makes errors.Is(err, ErrNoHook) hold.

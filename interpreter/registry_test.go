@@ -84,7 +84,7 @@ func TestRegistryNoHook(t *testing.T) {
 			var nh *NoHookError
 			require.True(t, errors.As(err, &nh))
 			assert.Equal(t, op, nh.Operation)
-			assert.Equal(t, "no "+op.String()+" hook for apps/v1, Kind=Deployment", err.Error())
+			assert.Equal(t, op.String()+" hook for apps/v1, Kind=Deployment not found", err.Error())
 		})
 	}
 }

@@ -180,7 +180,7 @@ func TestLayerOtherKinds(t *testing.T) {
 	}
 	_, err := layer.InterpretHealth(context.Background(), object(t, "apps/v1", "Deployment", ""))
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
-	assert.EqualError(t, err, "no InterpretHealth hook for apps/v1, Kind=Deployment")
+	assert.EqualError(t, err, "InterpretHealth hook for apps/v1, Kind=Deployment not found")
 
 	_, err = layer.GetComponents(context.Background(), object(t, "apps.kruise.io/v1alpha1", "CloneSet", ""))
 	require.ErrorIs(t, err, interpreter.ErrNoHook, "the CloneSet customization defines no componentResource")

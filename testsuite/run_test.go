@@ -71,7 +71,7 @@ func TestRunFailing(t *testing.T) {
 		},
 		{
 			name:     "operation the interpreter does not answer",
-			failures: []string{"InterpretComponent failed: no InterpretComponent hook for example.io/v1, Kind=Widget"},
+			failures: []string{"InterpretComponent failed: InterpretComponent hook for example.io/v1, Kind=Widget not found"},
 		},
 		{
 			name:     "interpreter that modifies its input",

@@ -438,7 +438,7 @@ func TestInterpretFailures(t *testing.T) {
 			name:  "no hook for the kind",
 			stdin: "apiVersion: example.io/v1\nkind: Widget\nmetadata: {name: w}\n",
 			args:  []string{"-f", exampleCustomization, "--operation", "InterpretReplica", "--observed-file", "-"},
-			want:  "InterpretReplica: no InterpretReplica hook for example.io/v1, Kind=Widget",
+			want:  "InterpretReplica: InterpretReplica hook for example.io/v1, Kind=Widget not found",
 		},
 		{
 			name: "customization does not load",

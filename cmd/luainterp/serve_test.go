@@ -354,7 +354,7 @@ webhooks:
 
 	got = postReview(t, http.DefaultClient, "http://"+front.addr+"/", interpreterRequest(t, thing, "InterpretHealth", ""))
 	assert.Equal(t, map[string]any{"code": float64(http.StatusNotImplemented),
-		"message": "InterpretHealth: no InterpretHealth hook for example.io/v1, Kind=Thing"}, got["status"],
+		"message": "InterpretHealth: InterpretHealth hook for example.io/v1, Kind=Thing not found"}, got["status"],
 		"the rules do not send InterpretHealth to the back server")
 }
 

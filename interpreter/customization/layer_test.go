@@ -114,7 +114,7 @@ func TestLayerCalls(t *testing.T) {
 
 	_, err = layer.ReviseReplica(ctx, widgetObject(1), 2)
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
-	assert.EqualError(t, err, "no ReviseReplica hook for example.io/v1, Kind=Widget")
+	assert.EqualError(t, err, "ReviseReplica hook for example.io/v1, Kind=Widget not found")
 }
 
 func TestLayerScriptFailure(t *testing.T) {

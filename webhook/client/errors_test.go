@@ -66,7 +66,7 @@ func TestCallErrors(t *testing.T) {
 		},
 		{
 			name: "the webhook has no hook", handler: server.New(widget.Interpreter{}), obj: objectOf(schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Gadget"}),
-			want: "failed (code 501): InterpretHealth: no InterpretHealth hook for example.io/v1, Kind=Gadget",
+			want: "failed (code 501): InterpretHealth: InterpretHealth hook for example.io/v1, Kind=Gadget not found",
 		},
 		{
 			name: "an HTTP error with a failed response", handler: answering(http.StatusBadRequest, ok+`{"uid":"","successful":false,"status":{"code":400,"message":"request.object: missing"}}}`),
@@ -181,7 +181,7 @@ func TestNoMatchingWebhook(t *testing.T) {
 
 	_, _, err := layer.GetReplicas(context.Background(), widgetObject())
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
-	assert.EqualError(t, err, "no InterpretReplica hook for example.io/v1, Kind=Widget")
+	assert.EqualError(t, err, "InterpretReplica hook for example.io/v1, Kind=Widget not found")
 }
 
 func TestTLS(t *testing.T) {

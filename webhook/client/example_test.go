@@ -65,5 +65,5 @@ webhooks:
 	fmt.Println(err)
 	// Output:
 	// webhook answered: 5 replicas
-	// no InterpretHealth hook for apps/v1, Kind=Deployment
+	// InterpretHealth hook for apps/v1, Kind=Deployment not found
 }

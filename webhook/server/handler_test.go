@@ -174,7 +174,7 @@ func TestHandlerFailures(t *testing.T) {
 		},
 		{
 			name: "no hook for the kind", body: of("Gadget", "InterpretReplica"), wantStatus: http.StatusOK,
-			want: `{"uid":"u-1","successful":false,"status":{"code":501,"message":"InterpretReplica: no InterpretReplica hook for example.io/v1, Kind=Gadget"}}`,
+			want: `{"uid":"u-1","successful":false,"status":{"code":501,"message":"InterpretReplica: InterpretReplica hook for example.io/v1, Kind=Gadget not found"}}`,
 		},
 		{
 			name: "the interpreter fails", body: of("Broken", "InterpretHealth"), wantStatus: http.StatusOK,
