@@ -27,7 +27,9 @@ const (
 var layerNames = [numLayers]string{"customization", "webhook", "thirdparty", "builtin"}
 
 // Layers returns every layer, highest precedence first.
-func Layers() []Layer { return []Layer{LayerCustomization, LayerWebhook, LayerThirdParty, LayerBuiltin} }
+func Layers() []Layer {
+	return []Layer{LayerCustomization, LayerWebhook, LayerThirdParty, LayerBuiltin}
+}
 
 func (l Layer) String() string {
 	if l < 0 || l >= numLayers {
