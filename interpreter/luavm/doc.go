@@ -63,7 +63,10 @@
 // print, which writes a line to the sink of WithPrint or ContextWithPrint.
 //
 // Every call has a deadline (WithTimeout, or the context's if earlier)
-// that pcall cannot catch, a call stack of 200 frames, and a memory
+// that pcall cannot catch, and that also stops pattern matching (find,
+// match, gmatch and gsub use the engine's own matcher, after Lua 5.1's,
+// which checks the deadline as it backtracks; gopher-lua's cannot be
+// interrupted), a call stack of 200 frames, and a memory
 // budget (WithMemoryBudget) enforced by a watchdog that samples the
 // process heap every millisecond. No single step can allocate past the
 // budget: `..`, string.rep, string.format, string.gsub and table.concat

@@ -89,6 +89,8 @@ func newState(cfg *config) *state {
 		"dump": nil, "__index": nil, "gfind": nil,
 		"rep":    fn(st.strRep),
 		"format": fn(st.strFormat(gfunc(str["format"]))),
+		"find":   fn(st.strFind),
+		"match":  fn(st.strMatch),
 		"gsub":   fn(st.strGsub),
 		"gmatch": fn(st.strGmatch),
 	})

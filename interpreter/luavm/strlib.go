@@ -4,13 +4,13 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/pm"
 )
 
 // The bounded string functions. Each refuses, before allocating, to build
 // a string longer than the engine allows (config.maxString); gsub and
-// gmatch also find their matches one at a time, so neither a long subject
-// nor a replacement that multiplies it costs more than the result.
+// gmatch find their matches one at a time (see pattern.go), so neither a
+// long subject nor a replacement that multiplies it costs more than the
+// result.
 
 // maxFormatWidth is the longest width or precision string.format accepts
 // in a directive, as in C Lua (two digits).
@@ -159,79 +159,30 @@ func (st *state) osDate(date lua.LGFunction) lua.LGFunction {
 	}
 }
 
-// findNext returns the first match of pattern in src at or after offset.
-func findNext(L *lua.LState, pattern string, src []byte, offset int) *pm.MatchData {
-	mds, err := pm.Find(pattern, src, offset, 1)
-	if err != nil {
-		L.RaiseError("%s", err.Error())
-	}
-	if len(mds) == 0 {
-		return nil
-	}
-	return mds[0]
-}
-
-// nextOffset is where the search resumes after a match, as gopher-lua's
-// matcher does: past the match, and one byte on after an empty one.
-func nextOffset(m *pm.MatchData) int { return max(m.Capture(0)+1, m.Capture(1)) }
-
-// capture returns capture i (0 is the whole match; 1 with no captures is
-// the whole match too), a position capture as a number.
-func capture(L *lua.LState, m *pm.MatchData, src string, i int) lua.LValue {
-	idx := 2 * i
-	if idx == 2 && m.CaptureLength() == 2 {
-		idx = 0
-	}
-	if idx >= m.CaptureLength() {
-		L.RaiseError("invalid capture index")
-	}
-	if m.IsPosCapture(idx) {
-		return lua.LNumber(m.Capture(idx))
-	}
-	return lua.LString(src[m.Capture(idx):m.Capture(idx+1)])
-}
-
-// captures pushes the captures of m (the whole match when it has none)
-// and returns how many it pushed.
-func captures(L *lua.LState, m *pm.MatchData, src string) int {
-	n := max(1, m.CaptureLength()/2-1)
-	for i := 1; i <= n; i++ {
-		L.Push(capture(L, m, src, i))
-	}
-	return n
-}
-
 func (st *state) strGsub(L *lua.LState) int {
-	src := L.CheckString(1)
-	pattern := L.CheckString(2)
+	src, pat := L.CheckString(1), L.CheckString(2)
 	L.CheckTypes(3, lua.LTString, lua.LTTable, lua.LTFunction)
 	repl := L.Get(3)
 	limit := L.OptInt(4, -1)
-	anchored := strings.HasPrefix(pattern, "^")
+	m := st.newMatcher(src, pat)
 	var out strings.Builder
 	copied, count := 0, 0
-	bytes := []byte(src)
 	for offset := 0; offset <= len(src) && count != limit; {
-		m := findNext(L, pattern, bytes, offset)
-		if m == nil {
+		start, end := m.find(offset)
+		if start < 0 {
 			break
 		}
 		count++
-		start, end := m.Capture(0), m.Capture(1)
-		out.WriteString(src[copied:start])
-		copied = start
-		if r, ok := st.replacement(L, m, src, repl); ok {
-			st.checkSize("string.gsub", out.Len()+len(r)+len(src)-end)
+		if r, ok := st.replacement(L, m, start, end, repl); ok {
+			st.checkSize("string.gsub", out.Len()+start-copied+len(r)+len(src)-end)
+			out.WriteString(src[copied:start])
 			out.WriteString(r)
 			copied = end
 		}
-		if anchored {
+		if strings.HasPrefix(pat, "^") {
 			break
 		}
-		offset = nextOffset(m)
-		if count%1024 == 0 {
-			st.checkContext(L)
-		}
+		offset = max(start+1, end) // past the match, and on after an empty one
 	}
 	out.WriteString(src[copied:])
 	L.Push(lua.LString(out.String()))
@@ -240,16 +191,16 @@ func (st *state) strGsub(L *lua.LState) int {
 }
 
 // replacement is what a gsub match becomes; false when it stays as is.
-func (st *state) replacement(L *lua.LState, m *pm.MatchData, src string, repl lua.LValue) (string, bool) {
+func (st *state) replacement(L *lua.LState, m *matcher, start, end int, repl lua.LValue) (string, bool) {
 	var v lua.LValue
 	switch r := repl.(type) {
 	case lua.LString:
-		return expand(L, m, src, string(r)), true
+		return m.expand(string(r), start, end), true
 	case *lua.LTable:
-		v = L.GetTable(r, capture(L, m, src, 1))
+		v = L.GetTable(r, m.captureValue(0, start, end))
 	case *lua.LFunction:
 		L.Push(r)
-		L.Call(captures(L, m, src), 1)
+		L.Call(m.pushCaptures(start, end), 1)
 		v = L.Get(-1)
 		L.Pop(1)
 	}
@@ -270,8 +221,9 @@ func (st *state) replacement(L *lua.LState, m *pm.MatchData, src string, repl lu
 }
 
 // expand substitutes %0–%9 in a gsub replacement string the way gopher-lua
-// does: %% is one %, and % before any other character stays as written.
-func expand(L *lua.LState, m *pm.MatchData, src, repl string) string {
+// does: %0 is the whole match, %% is one %, and % before any other
+// character stays as written.
+func (m *matcher) expand(repl string, start, end int) string {
 	if strings.IndexByte(repl, '%') < 0 {
 		return repl
 	}
@@ -286,8 +238,10 @@ func expand(L *lua.LState, m *pm.MatchData, src, repl string) string {
 		switch n := repl[i]; {
 		case n == '%':
 			b.WriteByte('%')
-		case n >= '0' && n <= '9':
-			b.WriteString(lua.LVAsString(capture(L, m, src, int(n-'0'))))
+		case n == '0':
+			b.WriteString(m.src[start:end])
+		case n >= '1' && n <= '9':
+			b.WriteString(lua.LVAsString(m.captureValue(int(n-'1'), start, end)))
 		default:
 			b.WriteByte('%')
 			b.WriteByte(n)
@@ -296,28 +250,28 @@ func expand(L *lua.LState, m *pm.MatchData, src, repl string) string {
 	return b.String()
 }
 
-// strGmatch returns an iterator that finds one match per call.
+// strGmatch returns an iterator that finds one match per call. As in
+// gopher-lua, a pattern anchored with ^ matches at the start only.
 func (st *state) strGmatch(L *lua.LState) int {
-	src := L.CheckString(1)
-	pattern := L.CheckString(2)
-	bytes := []byte(src)
-	anchored := strings.HasPrefix(pattern, "^")
+	src, pat := L.CheckString(1), L.CheckString(2)
+	anchored := strings.HasPrefix(pat, "^")
 	offset := 0
 	L.Push(L.NewFunction(func(L *lua.LState) int {
 		if offset > len(src) {
 			return 0
 		}
-		m := findNext(L, pattern, bytes, offset)
-		if m == nil || anchored {
+		m := st.newMatcher(src, pat)
+		start, end := m.find(offset)
+		switch {
+		case start < 0 || anchored:
 			offset = len(src) + 1
+		default:
+			offset = max(start+1, end)
 		}
-		if m == nil {
+		if start < 0 {
 			return 0
 		}
-		if !anchored {
-			offset = nextOffset(m)
-		}
-		return captures(L, m, src)
+		return m.pushCaptures(start, end)
 	}))
 	return 1
 }
