@@ -15,7 +15,14 @@
 // Karmada's script contract (see package interpreter) and uses only the
 // kube module and Lua's standard libraries, so each customization also
 // runs unchanged on a Karmada control plane; `luainterp test scripts`
-// runs the suites.
+// runs the suites. The README lists the kinds and what their scripts
+// share: generation tracking for the aggregated observedGeneration,
+// conditions folded by type, the worst member's phase, and components for
+// jobs made of several pod templates.
+//
+// The suites are the scripts' specification: `go test` runs every case
+// on the layer built from FS, and fails unless every hook has at least
+// two cases and the cases run every line of every script.
 //
 // # The layer
 //

@@ -41,3 +41,24 @@ func ExampleNewLayer() {
 	// 3 500m
 	// thirdparty true
 }
+
+// The kinds the bundled scripts cover, in the order of their folders.
+func ExampleLayer_Kinds() {
+	for _, gvk := range scripts.NewLayer(luavm.New()).Kinds() {
+		fmt.Println(gvk.GroupVersion(), gvk.Kind)
+	}
+	// Output:
+	// apps.kruise.io/v1alpha1 CloneSet
+	// apps.kruise.io/v1alpha1 DaemonSet
+	// apps.kruise.io/v1beta1 StatefulSet
+	// argoproj.io/v1alpha1 Rollout
+	// argoproj.io/v1alpha1 Workflow
+	// batch.volcano.sh/v1alpha1 Job
+	// flink.apache.org/v1beta1 FlinkDeployment
+	// helm.toolkit.fluxcd.io/v2 HelmRelease
+	// kubeflow.org/v1 PyTorchJob
+	// kustomize.toolkit.fluxcd.io/v1 Kustomization
+	// kyverno.io/v1 ClusterPolicy
+	// ray.io/v1 RayCluster
+	// source.toolkit.fluxcd.io/v1 GitRepository
+}
