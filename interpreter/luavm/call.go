@@ -63,7 +63,7 @@ func (st *state) finish() {
 	st.L.SetTop(0)
 	st.L.RemoveContext()
 	st.env, st.print = nil, nil
-	clear(st.lazy.sources)
+	st.lazy.reset()
 }
 
 // function returns the global function name the chunk defined.

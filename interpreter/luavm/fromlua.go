@@ -81,12 +81,9 @@ func (d *decoder) value(v lua.LValue, inArray bool) (out any, keep bool, err err
 		n, err := number(v)
 		return n, true, err
 	case *lua.LTable:
-		if src, ok := d.lazy.source(v); ok {
+		if e, ok := d.lazy.entry(v); ok {
 			d.values--
-			if d.borrow {
-				return fields(src), true, nil
-			}
-			return d.goValue(fields(src), inArray)
+			return d.lazyValue(e, inArray)
 		}
 		if d.empty(v) {
 			return d.emptyTable(inArray)
@@ -212,6 +209,44 @@ func numberKey(n lua.LNumber) string {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	return n.String()
+}
+
+// lazyValue converts a table that is still lazy: from its Go map, but for
+// the children the script reached, which may have changed. A map whose
+// subtree the script has not reached is taken as it is when borrowing.
+func (d *decoder) lazyValue(e *lazyEntry, inArray bool) (any, bool, error) {
+	m := fields(e.src)
+	if len(e.children) == 0 {
+		if d.borrow {
+			return m, true, nil
+		}
+		return d.goValue(m, inArray)
+	}
+	if d.values++; d.values > maxValues {
+		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		d.keys = append(d.keys, k)
+		var val any
+		var keep bool
+		var err error
+		if c, ok := e.children[k]; ok {
+			val, keep, err = d.value(c, false)
+		} else if d.borrow {
+			val, keep = v, true
+		} else {
+			val, keep, err = d.goValue(v, false)
+		}
+		d.keys = d.keys[:len(d.keys)-1]
+		if err != nil {
+			return nil, false, atKey(err, k)
+		}
+		if keep {
+			out[k] = val
+		}
+	}
+	return out, true, nil
 }
 
 // goValue converts a Go value that reached Lua as a lazy table and was not

@@ -10,28 +10,38 @@ import (
 // not the size of the object: most hooks read a handful of fields of a
 // Deployment whose conversion would build a hundred tables.
 //
-// A Go map becomes an empty table with a shared metatable whose __index
-// and __newindex fill it in (materialize) on the first read or write: its
-// scalars as Lua values, its maps as further lazy tables, its slices as
-// ordinary tables (so that # and ipairs see their elements). pairs, next
-// and os.time, which read tables raw, materialize their argument first;
-// getmetatable, rawget and the like are not in the sandbox. So a script
-// cannot tell a lazy table from one converted in full.
+// A Go map becomes an empty table with a shared metatable. Its __index
+// answers a read from the map: a scalar as a Lua value, a map as a
+// further lazy table and a slice as an ordinary table (so that # and
+// ipairs see its elements); a child table is made once and remembered, so
+// that it is the same table on every read. The first write (__newindex),
+// and pairs, next and os.time, which read tables raw, fill the table in
+// (materialize) from the map and its remembered children, after which it
+// is an ordinary table. getmetatable, rawget and the like are not in the
+// sandbox, so a script cannot tell a lazy table from one converted in full.
 //
 // When a result is converted back, a table still lazy is taken from its
-// Go map directly, by the same rules as a Lua table (see decoder.goValue).
+// Go map (see decoder.goValue), but for the fields whose children the
+// script reached, which are converted as they now are.
 //
 // kube.accuratePodRequirements returns a lazy table too, over the typed
 // requirements it computed: a GetReplicas that returns it untouched hands
-// them back without a conversion either way.
+// them back without a conversion either way. Library and module tables
+// are lazy tables over their shared members.
 type lazyTables struct {
 	meta    *lua.LTable                // the metatable every lazy table shares
-	sources map[*lua.LTable]lazySource // what each lazy table holds, for one call
+	entries map[*lua.LTable]*lazyEntry // the lazy tables of one call
+	free    []*lazyEntry               // entries of past calls, for reuse
 }
 
-// lazySource is what a lazy table holds: a map[string]any, typed
-// requirements (*interpreter.ReplicaRequirements), or the members of a
-// library or module.
+// lazyEntry is what one lazy table holds.
+type lazyEntry struct {
+	src      lazySource
+	children map[string]lua.LValue // the child tables handed out so far
+}
+
+// lazySource is a map[string]any, typed requirements
+// (*interpreter.ReplicaRequirements), or the members of a library or module.
 type lazySource any
 
 // fields returns the map a lazy source reads as.
@@ -73,60 +83,113 @@ func (st *state) value(v any) (lua.LValue, error) {
 func (st *state) lazyTable(src lazySource) *lua.LTable {
 	t := st.L.CreateTable(0, 0)
 	t.Metatable = st.lazy.meta
-	st.lazy.sources[t] = src
+	e := st.lazy.newEntry()
+	e.src = src
+	st.lazy.entries[t] = e
 	return t
+}
+
+func (lt *lazyTables) newEntry() *lazyEntry {
+	if n := len(lt.free); n > 0 {
+		e := lt.free[n-1]
+		lt.free = lt.free[:n-1]
+		return e
+	}
+	return &lazyEntry{}
+}
+
+// reset forgets the lazy tables of a call and keeps their entries for the next.
+func (lt *lazyTables) reset() {
+	for t, e := range lt.entries {
+		e.src = nil
+		clear(e.children)
+		lt.free = append(lt.free, e)
+		delete(lt.entries, t)
+	}
+}
+
+// entry returns what a table that is still lazy holds.
+func (lt *lazyTables) entry(t *lua.LTable) (*lazyEntry, bool) {
+	if lt == nil || t.Metatable != lt.meta {
+		return nil, false
+	}
+	e, ok := lt.entries[t]
+	return e, ok
 }
 
 // source returns what a table that is still lazy holds.
 func (lt *lazyTables) source(t *lua.LTable) (lazySource, bool) {
-	if lt == nil || t.Metatable != lt.meta {
+	e, ok := lt.entry(t)
+	if !ok {
 		return nil, false
 	}
-	src, ok := lt.sources[t]
-	return src, ok
+	return e.src, true
+}
+
+// field reads one field of a lazy table.
+func (st *state) field(e *lazyEntry, key string) lua.LValue {
+	if ms, ok := e.src.(members); ok {
+		if v, ok := ms[key]; ok {
+			return v
+		}
+		return lua.LNil
+	}
+	if c, ok := e.children[key]; ok {
+		return c
+	}
+	if req, ok := e.src.(*interpreter.ReplicaRequirements); ok {
+		e.src = requirementsMap(req) // read as a map from now on
+	}
+	v, ok := e.src.(map[string]any)[key]
+	if !ok {
+		return lua.LNil
+	}
+	lv, err := st.value(v)
+	if err != nil {
+		st.L.RaiseError("converting the input: %s", atKey(err, key).Error())
+	}
+	if _, isTable := lv.(*lua.LTable); isTable {
+		if e.children == nil {
+			e.children = map[string]lua.LValue{}
+		}
+		e.children[key] = lv
+	}
+	return lv
 }
 
 // materialize fills in a lazy table and makes it an ordinary one; it does
 // nothing to other tables.
 func (st *state) materialize(t *lua.LTable) {
-	src, ok := st.lazy.source(t)
+	e, ok := st.lazy.entry(t)
 	if !ok {
 		return
 	}
-	delete(st.lazy.sources, t)
 	t.Metatable = lua.LNil
-	if ms, ok := src.(members); ok {
+	if ms, ok := e.src.(members); ok {
 		for name, v := range ms {
 			t.RawSetString(name, v)
 		}
-		return
-	}
-	for k, v := range fields(src) {
-		lv, err := st.value(v)
-		if err != nil {
-			st.L.RaiseError("converting the input: %s", atKey(err, k).Error())
+	} else {
+		for k := range fields(e.src) {
+			t.RawSetString(k, st.field(e, k))
 		}
-		t.RawSetString(k, lv)
 	}
+	delete(st.lazy.entries, t)
 }
 
-// lazyIndex is __index of lazy tables. Members of a library or module are
-// shared and never change, so reading one leaves the table lazy.
+// lazyIndex is __index of lazy tables.
 func (st *state) lazyIndex(L *lua.LState) int {
 	t := L.CheckTable(1)
-	if src, ok := st.lazy.source(t); ok {
-		if ms, ok := src.(members); ok {
-			name, _ := L.Get(2).(lua.LString)
-			v := ms[string(name)]
-			if v == nil {
-				v = lua.LNil
-			}
-			L.Push(v)
-			return 1
-		}
+	e, ok := st.lazy.entry(t)
+	key, isString := L.Get(2).(lua.LString)
+	switch {
+	case !ok:
+		L.Push(t.RawGet(L.Get(2)))
+	case !isString:
+		L.Push(lua.LNil) // a Go map has string keys only
+	default:
+		L.Push(st.field(e, string(key)))
 	}
-	st.materialize(t)
-	L.Push(t.RawGet(L.Get(2)))
 	return 1
 }
 

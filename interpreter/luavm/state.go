@@ -71,7 +71,7 @@ func newState(cfg *config) *state {
 		L.Call(0, 0)
 	}
 	st := &state{L: L, cfg: cfg, libs: map[string]members{}, modules: map[string]members{}}
-	st.lazy = &lazyTables{sources: map[*lua.LTable]lazySource{}, meta: table(L, members{
+	st.lazy = &lazyTables{entries: map[*lua.LTable]*lazyEntry{}, meta: table(L, members{
 		"__index":    L.NewFunction(st.lazyIndex),
 		"__newindex": L.NewFunction(st.lazyNewIndex),
 	})}
