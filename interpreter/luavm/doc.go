@@ -23,11 +23,12 @@
 //     numbers (Lua numbers are float64: integers past 2^53 lose precision).
 //   - nil becomes nil, so a field holding null is absent in Lua.
 //   - Each call gets new tables: a script may change its arguments freely.
-//   - Maps are converted lazily, on the first read or write of a table
-//     (pairs and next included), so a call costs what the script touches,
-//     not the size of the object. A script cannot tell the difference; a
-//     table it did not touch comes back from its Go map directly, by the
-//     rules below (an int64 in it stays exact).
+//   - Maps are converted lazily: a table answers reads from its Go map
+//     field by field and is filled in on its first write (or pairs, next),
+//     so a call costs what the script touches, not the size of the object.
+//     A script cannot tell the difference; what it did not touch comes
+//     back from the Go maps directly, by the rules below (an int64 there
+//     stays exact).
 //
 // # Lua to Go
 //

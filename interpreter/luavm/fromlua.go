@@ -225,28 +225,34 @@ func (d *decoder) lazyValue(e *lazyEntry, inArray bool) (any, bool, error) {
 	if d.values++; d.values > maxValues {
 		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
 	}
+	out, err := d.mapOf(m, func(k string, v any) (any, bool, error) {
+		if c, ok := e.children[k]; ok {
+			return d.value(c, false)
+		}
+		if d.borrow {
+			return v, true, nil
+		}
+		return d.goValue(v, false)
+	})
+	return out, err == nil, err
+}
+
+// mapOf converts each entry of m at its key's path, leaving out those
+// convert drops.
+func (d *decoder) mapOf(m map[string]any, convert func(k string, v any) (any, bool, error)) (map[string]any, error) {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		d.keys = append(d.keys, k)
-		var val any
-		var keep bool
-		var err error
-		if c, ok := e.children[k]; ok {
-			val, keep, err = d.value(c, false)
-		} else if d.borrow {
-			val, keep = v, true
-		} else {
-			val, keep, err = d.goValue(v, false)
-		}
+		val, keep, err := convert(k, v)
 		d.keys = d.keys[:len(d.keys)-1]
 		if err != nil {
-			return nil, false, atKey(err, k)
+			return nil, atKey(err, k)
 		}
 		if keep {
 			out[k] = val
 		}
 	}
-	return out, true, nil
+	return out, nil
 }
 
 // goValue converts a Go value that reached Lua as a lazy table and was not
@@ -265,19 +271,8 @@ func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 		if len(d.keys) >= maxDepth {
 			return nil, false, &convError{msg: fmt.Sprintf("tables nest deeper than %d levels", maxDepth)}
 		}
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			d.keys = append(d.keys, k)
-			val, keep, err := d.goValue(e, false)
-			d.keys = d.keys[:len(d.keys)-1]
-			if err != nil {
-				return nil, false, atKey(err, k)
-			}
-			if keep {
-				out[k] = val
-			}
-		}
-		return out, true, nil
+		out, err := d.mapOf(v, func(_ string, e any) (any, bool, error) { return d.goValue(e, false) })
+		return out, err == nil, err
 	case []any:
 		if len(v) == 0 {
 			return d.emptyTable(inArray)
