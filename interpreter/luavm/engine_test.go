@@ -104,6 +104,15 @@ func TestResultsShareNothingWithInputs(t *testing.T) {
 	assert.Equal(t, want, obj)
 }
 
+func TestNilObject(t *testing.T) {
+	e := New()
+	s, err := e.Compile("nil", "function InterpretHealth(obj) return true end")
+	require.NoError(t, err)
+	_, err = e.InterpretHealth(context.Background(), s, nil)
+	require.Error(t, err)
+	assert.Equal(t, "nil InterpretHealth: argument 1: no object given", err.Error())
+}
+
 func TestNumberTypes(t *testing.T) {
 	e := New()
 	s, err := e.Compile("numbers", `function ReviseReplica(obj, replicas)

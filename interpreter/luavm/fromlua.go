@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // maxValues bounds how many values one conversion from Lua produces, so
@@ -332,7 +333,15 @@ type emptyRefs struct {
 	paths   map[string]shape
 }
 
-func newEmptyRefs(objects ...map[string]any) *emptyRefs { return &emptyRefs{objects: objects} }
+func newEmptyRefs(objects ...*unstructured.Unstructured) *emptyRefs {
+	r := &emptyRefs{}
+	for _, obj := range objects {
+		if obj != nil {
+			r.objects = append(r.objects, obj.Object)
+		}
+	}
+	return r
+}
 
 func (r *emptyRefs) lookup(keys []string) shape {
 	if r == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	lua "github.com/yuin/gopher-lua"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
@@ -43,7 +44,7 @@ func roundTrip(L *lua.LState, v any) (any, error) {
 	d, want := decoder{}, shapeAny
 	switch v := v.(type) {
 	case map[string]any:
-		d.refs, want = newEmptyRefs(v), shapeObject
+		d.refs, want = newEmptyRefs(&unstructured.Unstructured{Object: v}), shapeObject
 	case []any:
 		want = shapeList
 	}

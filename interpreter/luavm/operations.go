@@ -22,7 +22,7 @@ func (e *Engine) GetReplicas(ctx context.Context, s *Script, obj *unstructured.U
 	var replicas int32
 	var req *interpreter.ReplicaRequirements
 	err := e.session(ctx, s, interpreter.InterpretReplica, func(st *state) error {
-		res, err := st.callWith(interpreter.InterpretReplica, 2, obj.Object)
+		res, err := st.callWith(interpreter.InterpretReplica, 2, obj)
 		if err != nil {
 			return err
 		}
@@ -42,12 +42,12 @@ func (e *Engine) GetReplicas(ctx context.Context, s *Script, obj *unstructured.U
 
 // ReviseReplica runs ReviseReplica(obj, replicas) and returns the revised object.
 func (e *Engine) ReviseReplica(ctx context.Context, s *Script, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	return run(ctx, e, s, interpreter.ReviseReplica, objectResult(newEmptyRefs(obj.Object)), obj.Object, replicas)
+	return run(ctx, e, s, interpreter.ReviseReplica, objectResult(newEmptyRefs(obj)), obj, replicas)
 }
 
 // Retain runs Retain(desired, observed) and returns the retained object.
 func (e *Engine) Retain(ctx context.Context, s *Script, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	return run(ctx, e, s, interpreter.Retain, objectResult(newEmptyRefs(desired.Object, observed.Object)), desired.Object, observed.Object)
+	return run(ctx, e, s, interpreter.Retain, objectResult(newEmptyRefs(desired, observed)), desired, observed)
 }
 
 // AggregateStatus runs AggregateStatus(obj, items), items being an array of
@@ -58,28 +58,28 @@ func (e *Engine) AggregateStatus(ctx context.Context, s *Script, obj *unstructur
 	if err != nil {
 		return nil, scriptError(s, interpreter.AggregateStatus, 0, fmt.Errorf("converting the status items: %w", err))
 	}
-	return run(ctx, e, s, interpreter.AggregateStatus, objectResult(nil), obj.Object, list)
+	return run(ctx, e, s, interpreter.AggregateStatus, objectResult(nil), obj, list)
 }
 
 // GetComponents runs GetComponents(obj) and returns the components.
 func (e *Engine) GetComponents(ctx context.Context, s *Script, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
-	return run(ctx, e, s, interpreter.InterpretComponent, componentsResult, obj.Object)
+	return run(ctx, e, s, interpreter.InterpretComponent, componentsResult, obj)
 }
 
 // ReflectStatus runs ReflectStatus(obj) and returns its table as JSON (nil for nil).
 func (e *Engine) ReflectStatus(ctx context.Context, s *Script, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	return run(ctx, e, s, interpreter.InterpretStatus, statusResult, obj.Object)
+	return run(ctx, e, s, interpreter.InterpretStatus, statusResult, obj)
 }
 
 // InterpretHealth runs InterpretHealth(obj), which must return a boolean.
 func (e *Engine) InterpretHealth(ctx context.Context, s *Script, obj *unstructured.Unstructured) (bool, error) {
-	return run(ctx, e, s, interpreter.InterpretHealth, healthResult, obj.Object)
+	return run(ctx, e, s, interpreter.InterpretHealth, healthResult, obj)
 }
 
 // GetDependencies runs GetDependencies(obj) and returns the references,
 // each of which needs an apiVersion and a kind.
 func (e *Engine) GetDependencies(ctx context.Context, s *Script, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
-	return run(ctx, e, s, interpreter.InterpretDependency, dependenciesResult, obj.Object)
+	return run(ctx, e, s, interpreter.InterpretDependency, dependenciesResult, obj)
 }
 
 // run calls op's function of s with args and converts its one result.
@@ -107,8 +107,11 @@ func (st *state) callWith(op interpreter.Operation, nret int, args ...any) ([]lu
 	largs := make([]lua.LValue, len(args))
 	for i, a := range args {
 		switch a := a.(type) {
-		case lua.LValue:
-			largs[i] = a
+		case *unstructured.Unstructured:
+			if a == nil {
+				return nil, fmt.Errorf("argument %d: no object given", i+1)
+			}
+			largs[i] = st.lazyTable(a.Object)
 		case int64:
 			largs[i] = lua.LNumber(a)
 		default:
