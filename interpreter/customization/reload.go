@@ -51,7 +51,8 @@ func (r *Reloader) Load() error {
 	return err
 }
 
-// Run watches the paths until ctx is done, reloading after each change.
+// Run watches the paths until ctx is done, reloading once when the
+// watches are in place and then after each change.
 // It returns an error only when watching cannot start; a failing reload is
 // reported through OnLoad, and Run goes on watching.
 func (r *Reloader) Run(ctx context.Context) error {
@@ -63,6 +64,9 @@ func (r *Reloader) Run(ctx context.Context) error {
 	if err := r.watch(w); err != nil {
 		return err
 	}
+	// Load again now that the watches are in place: a change made between
+	// the caller's Load and this point would otherwise go unnoticed.
+	_ = r.Load()
 	settle := r.Settle
 	if settle <= 0 {
 		settle = DefaultSettle

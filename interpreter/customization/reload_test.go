@@ -65,6 +65,8 @@ func TestReloader(t *testing.T) {
 		return len(loads), loads[len(loads)-1]
 	}
 	require.Equal(t, int32(1), replicas())
+	// Run loads once more when it watches; from then on no change is missed.
+	require.Eventually(t, func() bool { n, _ := lastLoad(); return n >= 2 }, 5*time.Second, 10*time.Millisecond)
 
 	t.Run("a changed file is reloaded", func(t *testing.T) {
 		replace(t, filepath.Join(dir, "widget.yaml"), replicasHook("2"))
