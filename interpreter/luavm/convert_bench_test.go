@@ -13,18 +13,18 @@ import (
 // The parts of a call, measured apart: converting a whole Deployment each
 // way, and a call that converts next to nothing.
 
-func loadDeployment(b *testing.B) *unstructured.Unstructured {
+func loadDeployment(tb testing.TB) *unstructured.Unstructured {
 	data, err := os.ReadFile("testdata/manifests/deployment.yaml")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	obj := &unstructured.Unstructured{}
 	if err := obj.UnmarshalJSON(js); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return obj
 }
