@@ -73,7 +73,7 @@ const benchPolicies = `
         plaintext: [{path: /spec/revisionHistoryLimit, operator: replace, value: 10}]
 `
 
-func benchInput(b *testing.B, clusters int) binding.Input {
+func benchInput(b testing.TB, clusters int) binding.Input {
 	j, err := yaml.YAMLToJSON([]byte(benchTemplate))
 	if err != nil {
 		b.Fatal(err)

@@ -2,7 +2,6 @@ package binding
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -168,11 +167,7 @@ func finalizeManifest(clone *unstructured.Unstructured, labels, annotations map[
 	annotationMap := md["annotations"].(map[string]any)
 	annotationMap[api.ManagedAnnotationsAnnotation] = managedKeys(annotationMap, api.ManagedAnnotationsAnnotation, api.ManagedLabelsAnnotation)
 	annotationMap[api.ManagedLabelsAnnotation] = managedKeys(md["labels"].(map[string]any))
-	manifest, err := json.Marshal(clone.Object)
-	if err != nil {
-		return nil, fmt.Errorf("encode manifest: %w", err)
-	}
-	return manifest, nil
+	return encodeManifest(clone.Object)
 }
 
 // managedKeys lists m's keys and extra, sorted and joined with ",".

@@ -29,8 +29,23 @@ func itemError(field string, i int, err error) *overriderError {
 	return &overriderError{field: fmt.Sprintf(".%s[%d]", field, i), err: err}
 }
 
+// compiledOverriders are one rule's overriders with their plaintext patch
+// prepared.
+type compiledOverriders struct {
+	*api.Overriders
+	plaintext *objectPatch
+}
+
+func compileOverriders(o *api.Overriders) *compiledOverriders {
+	c := &compiledOverriders{Overriders: o}
+	if len(o.Plaintext) > 0 {
+		c.plaintext = newObjectPatch(plaintextOps(o.Plaintext))
+	}
+	return c
+}
+
 // applyOverriders applies one rule's overriders to obj in Karmada's order.
-func applyOverriders(obj *unstructured.Unstructured, o *api.Overriders) *overriderError {
+func applyOverriders(obj *unstructured.Unstructured, o *compiledOverriders) *overriderError {
 	for i := range o.ImageOverrider {
 		if err := applyImage(obj, &o.ImageOverrider[i]); err != nil {
 			return itemError("imageOverrider", i, err)
@@ -61,8 +76,8 @@ func applyOverriders(obj *unstructured.Unstructured, o *api.Overriders) *overrid
 			return itemError("fieldOverrider", i, err)
 		}
 	}
-	if len(o.Plaintext) > 0 {
-		if err := applyPlaintext(obj, o.Plaintext); err != nil {
+	if o.plaintext != nil {
+		if err := o.plaintext.apply(obj); err != nil {
 			return &overriderError{field: ".plaintext", err: err}
 		}
 	}

@@ -66,12 +66,12 @@ func fieldOps(ops []api.FieldPatchOp) []patchOp {
 	return out
 }
 
-// applyPlaintext applies all items as one RFC 6902 patch, in order and as
-// a whole, through a JSON round trip of the object.
-func applyPlaintext(obj *unstructured.Unstructured, items []api.PlaintextOverrider) error {
+// plaintextOps are plaintext items as one RFC 6902 patch, applied in order
+// and as a whole through a JSON round trip of the object (objectPatch).
+func plaintextOps(items []api.PlaintextOverrider) []patchOp {
 	ops := make([]patchOp, len(items))
 	for i, item := range items {
 		ops[i] = patchOp{Op: item.Operator, Path: item.Path, Value: item.Value}
 	}
-	return patchObject(obj, ops)
+	return ops
 }

@@ -58,7 +58,7 @@ func applyImagePredicate(obj *unstructured.Unstructured, o *api.ImageOverrider) 
 	if err != nil {
 		return err
 	}
-	return patchObject(obj, []patchOp{{Op: api.OperatorReplace, Path: path, Value: value}})
+	return newObjectPatch([]patchOp{{Op: api.OperatorReplace, Path: path, Value: value}}).apply(obj)
 }
 
 func overrideImage(image string, o *api.ImageOverrider) (string, error) {

@@ -22,12 +22,12 @@ func object(t *testing.T, doc string) *unstructured.Unstructured {
 	return obj
 }
 
-// overriders decodes the overriders of one rule from YAML.
-func overriders(t *testing.T, doc string) *api.Overriders {
+// overriders decodes and compiles the overriders of one rule from YAML.
+func overriders(t *testing.T, doc string) *compiledOverriders {
 	t.Helper()
 	var o api.Overriders
 	require.NoError(t, yaml.UnmarshalStrict([]byte(doc), &o))
-	return &o
+	return compileOverriders(&o)
 }
 
 const deployment = `

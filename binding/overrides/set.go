@@ -31,8 +31,8 @@ type policy struct {
 type rule struct {
 	field      string // where the rule is in the policy, for errors
 	affinity   *affinity
-	overriders *api.Overriders
-	record     json.RawMessage // the overriders as the applied-overrides annotation lists them
+	overriders *compiledOverriders
+	element    json.RawMessage // the rule as the applied-overrides annotation lists it
 }
 
 // NewSet compiles policies of both kinds (Kind tells them apart). An
@@ -71,15 +71,15 @@ func compilePolicy(in *api.OverridePolicy) (*policy, error) {
 		field = "spec.overriders"
 	}
 	for i := range rules {
-		record, err := json.Marshal(&rules[i].Overriders)
+		element, err := appliedElement(p.ref.Name, &rules[i].Overriders)
 		if err != nil {
-			return nil, fmt.Errorf("%s: encode overriders: %w", p.ref, err)
+			return nil, fmt.Errorf("%s: %w", p.ref, err)
 		}
 		p.rules = append(p.rules, rule{
 			field:      fmt.Sprintf(field, i),
 			affinity:   compileAffinity(rules[i].TargetCluster),
-			overriders: &rules[i].Overriders,
-			record:     record,
+			overriders: compileOverriders(&rules[i].Overriders),
+			element:    element,
 		})
 	}
 	return p, nil
@@ -102,8 +102,8 @@ func (r PolicyRef) String() string {
 
 // Applied is one (policy, rule) applied to an object.
 type Applied struct {
-	Policy PolicyRef
-	record json.RawMessage
+	Policy  PolicyRef
+	element json.RawMessage
 }
 
 // AppliedList is the rules applied by one group of policies, in the order
@@ -174,7 +174,7 @@ func applyGroup(policies []*policy, obj *unstructured.Unstructured, cluster *api
 		if err := applyOverriders(obj, sr.rule.overriders); err != nil {
 			return nil, &Error{Policy: sr.policy.ref, Field: sr.rule.field + err.field, Err: err.err}
 		}
-		applied = append(applied, Applied{Policy: sr.policy.ref, record: sr.rule.record})
+		applied = append(applied, Applied{Policy: sr.policy.ref, element: sr.rule.element})
 	}
 	return applied, nil
 }
@@ -186,20 +186,38 @@ func (l AppliedList) Annotation() (string, error) {
 	if len(l) == 0 {
 		return "", nil
 	}
-	type element struct {
+	sorted := slices.Clone(l)
+	slices.SortStableFunc(sorted, func(a, b Applied) int { return strings.Compare(a.Policy.Name, b.Policy.Name) })
+	size := len("[]") + len(sorted) - 1
+	for _, a := range sorted {
+		size += len(a.element)
+	}
+	var out strings.Builder
+	out.Grow(size)
+	out.WriteByte('[')
+	for i, a := range sorted {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.Write(a.element)
+	}
+	out.WriteByte(']')
+	return out.String(), nil
+}
+
+// appliedElement encodes one rule as an element of the applied-overrides
+// annotation: {"policyName":…,"overriders":{…}}, as json.Marshal writes
+// it, so a list of them joined with "," inside [] is that list encoded.
+func appliedElement(policyName string, o *api.Overriders) (json.RawMessage, error) {
+	element := struct {
 		PolicyName string          `json:"policyName"`
-		Overriders json.RawMessage `json:"overriders"`
-	}
-	elements := make([]element, len(l))
-	for i, a := range l {
-		elements[i] = element{PolicyName: a.Policy.Name, Overriders: a.record}
-	}
-	slices.SortStableFunc(elements, func(a, b element) int { return strings.Compare(a.PolicyName, b.PolicyName) })
-	out, err := json.Marshal(elements)
+		Overriders *api.Overriders `json:"overriders"`
+	}{policyName, o}
+	out, err := json.Marshal(&element)
 	if err != nil {
-		return "", fmt.Errorf("encode applied overrides: %w", err)
+		return nil, fmt.Errorf("encode overriders: %w", err)
 	}
-	return string(out), nil
+	return out, nil
 }
 
 // Names returns the applied policies' names, one per applied rule.

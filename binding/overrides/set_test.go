@@ -102,7 +102,7 @@ spec:
 		`"commandOverrider":[{"containerName":"c","operator":"add","value":["--x"]}],"argsOverrider":[{"containerName":"c","operator":"remove"}],` +
 		`"labelsOverrider":[{"operator":"remove","value":null}],"annotationsOverrider":[{"operator":"add","value":{"a":"1","b":"2"}}],` +
 		`"fieldOverrider":[{"fieldPath":"/data/x","yaml":[{"subPath":"/a","operator":"remove","value":null}]}]}}]`
-	list := AppliedList{{Policy: PolicyRef{Name: "zz"}, record: set.cluster[0].rules[0].record}}
+	list := AppliedList{{Policy: PolicyRef{Name: "zz"}, element: set.cluster[0].rules[0].element}}
 	got, err := list.Annotation()
 	require.NoError(t, err)
 	assert.Equal(t, want, got)

@@ -140,6 +140,12 @@ func deleteAnnotations(obj map[string]any, keys ...string) error {
 // deleteStringMapKeys deletes keys from the string map at path, if the map
 // is there. A map left empty stays as {}.
 func deleteStringMapKeys(obj map[string]any, keys []string, path ...string) error {
+	if m, ok := stringMapAt(obj, path); ok {
+		for _, k := range keys {
+			delete(m, k)
+		}
+		return nil
+	}
 	m, found, err := unstructured.NestedStringMap(obj, path...)
 	if err != nil || !found {
 		return err
@@ -148,4 +154,24 @@ func deleteStringMapKeys(obj map[string]any, keys []string, path ...string) erro
 		delete(m, k)
 	}
 	return unstructured.SetNestedStringMap(obj, m, path...)
+}
+
+// stringMapAt returns the map at path when every step is an object and
+// every value of the map a string; otherwise unstructured's accessors
+// tell what is missing or wrong.
+func stringMapAt(obj map[string]any, path []string) (map[string]any, bool) {
+	m := obj
+	for _, field := range path {
+		next, ok := m[field].(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		m = next
+	}
+	for _, v := range m {
+		if _, ok := v.(string); !ok {
+			return nil, false
+		}
+	}
+	return m, true
 }

@@ -1,0 +1,160 @@
+package overrides
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+)
+
+// objectPatch is an RFC 6902 patch of a whole object (plaintext overriders,
+// image predicates), prepared once and applied to any number of objects.
+//
+// Karmada applies such a patch to the object's JSON encoding and decodes
+// the result. The operations this package sends (add, remove, replace and
+// test) only read and write below the object that all their paths share as
+// parent, and there only at the keys their paths name next. So the patch
+// is applied, by the same library, to a document holding just those keys of
+// the deepest shared object the template has: the rest of the object is
+// neither encoded nor decoded, and comes out as the round trip would leave
+// it (a JSON-decoded object holds only JSON types, which the round trip
+// keeps). When that is not possible (another operation, a path with an
+// empty token, which the library reads as its parent) or when the patch
+// fails, the whole-object round trip runs, so errors read as Karmada's.
+type objectPatch struct {
+	ops []patchOp
+	// tokens are the operations' paths split at "/" (still escaped); nil
+	// when the patch must take the whole-object round trip.
+	tokens [][]string
+	// shared are the decoded keys of the parent all paths share.
+	shared []string
+	// full is the patch relative to the shared parent, for objects that
+	// have every key of it as an object.
+	full *localPatch
+}
+
+// localPatch is an objectPatch relative to an object depth keys below the
+// root: the keys of that object the operations reach, and the patch with
+// paths relative to it.
+type localPatch struct {
+	depth int
+	keys  []string
+	patch jsonpatch.Patch
+}
+
+// pointerKeys decodes RFC 6901 escapes exactly as json-patch does.
+var pointerKeys = strings.NewReplacer("~1", "/", "~0", "~")
+
+func newObjectPatch(ops []patchOp) *objectPatch {
+	p := &objectPatch{ops: ops}
+	tokens := make([][]string, len(ops))
+	for i, op := range ops {
+		switch op.Op {
+		case "add", "remove", "replace", "test":
+		default:
+			return p
+		}
+		if !strings.HasPrefix(op.Path, "/") {
+			return p
+		}
+		tokens[i] = strings.Split(op.Path[1:], "/")
+		if slices.Contains(tokens[i], "") {
+			return p
+		}
+	}
+	if len(ops) == 0 {
+		return p
+	}
+	shared := tokens[0][:len(tokens[0])-1]
+	for _, t := range tokens[1:] {
+		n := 0
+		for n < len(shared) && n < len(t)-1 && shared[n] == t[n] {
+			n++
+		}
+		shared = shared[:n]
+	}
+	p.tokens = tokens
+	for _, t := range shared {
+		p.shared = append(p.shared, pointerKeys.Replace(t))
+	}
+	p.full, _ = p.local(len(shared))
+	return p
+}
+
+// local returns the patch relative to the object depth keys below the root.
+func (p *objectPatch) local(depth int) (*localPatch, error) {
+	l := &localPatch{depth: depth}
+	ops := make([]patchOp, len(p.ops))
+	for i, op := range p.ops {
+		t := p.tokens[i]
+		if key := pointerKeys.Replace(t[depth]); !slices.Contains(l.keys, key) {
+			l.keys = append(l.keys, key)
+		}
+		ops[i] = op
+		ops[i].Path = "/" + strings.Join(t[depth:], "/")
+	}
+	raw, err := json.Marshal(ops)
+	if err != nil {
+		return nil, err
+	}
+	if l.patch, err = jsonpatch.DecodePatch(raw); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// apply patches obj in place.
+func (p *objectPatch) apply(obj *unstructured.Unstructured) error {
+	if p.tokens != nil && p.applyLocal(obj.Object) == nil {
+		return nil
+	}
+	return patchObject(obj, p.ops)
+}
+
+// applyLocal patches the deepest object on the shared parent's path that
+// obj has; on failure obj is unchanged.
+func (p *objectPatch) applyLocal(obj map[string]any) error {
+	target, depth := obj, 0
+	for _, key := range p.shared {
+		next, ok := target[key].(map[string]any)
+		if !ok {
+			break
+		}
+		target, depth = next, depth+1
+	}
+	l := p.full
+	if l == nil || l.depth != depth {
+		var err error
+		if l, err = p.local(depth); err != nil {
+			return err
+		}
+	}
+	part := make(map[string]any, len(l.keys))
+	for _, k := range l.keys {
+		if v, ok := target[k]; ok {
+			part[k] = v
+		}
+	}
+	doc, err := json.Marshal(part)
+	if err != nil {
+		return err
+	}
+	if doc, err = l.patch.Apply(doc); err != nil {
+		return err
+	}
+	var patched map[string]any
+	if err := utiljson.Unmarshal(doc, &patched); err != nil {
+		return err
+	}
+	for _, k := range l.keys {
+		if v, ok := patched[k]; ok {
+			target[k] = v
+		} else {
+			delete(target, k)
+		}
+	}
+	return nil
+}
