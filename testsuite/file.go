@@ -1,29 +1,21 @@
 package testsuite
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
+
+	"github.com/luainterp/luainterp/internal/manifest"
 )
 
-// DocumentError is the error of one document of a YAML file.
-type DocumentError struct {
-	Source
-	Name string // the test case's name, when it has one
-	Err  error
-}
+// Source locates a case: its file, the line its document starts on and
+// its document number in the file (counting from 1); it renders as
+// "cases.yaml:12: document 2".
+type Source = manifest.Source
 
-func (e *DocumentError) Error() string {
-	where := e.Source.String()
-	if e.Name != "" {
-		where += " " + strconv.Quote(e.Name)
-	}
-	return where + ": " + e.Err.Error()
-}
-
-func (e *DocumentError) Unwrap() error { return e.Err }
+// DocumentError is the error of one document of a test file: its Source,
+// the test case's name when it has one, and what is wrong.
+type DocumentError = manifest.Error
 
 // ReadFile reads the test cases of a YAML file, one per document.
 func ReadFile(path string) ([]*Case, error) {
@@ -40,71 +32,16 @@ func ReadFile(path string) ([]*Case, error) {
 func Parse(file string, data []byte) ([]*Case, error) {
 	var cases []*Case
 	var errs []error
-	for _, doc := range SplitDocuments(data) {
-		src := Source{File: file, Document: doc.Number, Line: doc.Line}
-		c, err := decodeCase(doc.Text)
+	for _, doc := range manifest.Split(manifest.File{Name: file, Data: data}) {
+		c, err := decodeCase(doc)
 		if err != nil {
-			name := ""
-			if c != nil {
-				name = c.Name
-			}
-			errs = append(errs, &DocumentError{Source: src, Name: name, Err: err})
+			errs = append(errs, err)
 			continue
 		}
-		c.Source = src
 		cases = append(cases, c)
 	}
 	if len(cases) == 0 && len(errs) == 0 {
 		errs = append(errs, fmt.Errorf("%s: no test cases", file))
 	}
 	return cases, errors.Join(errs...)
-}
-
-// Document is one document of a YAML stream.
-type Document struct {
-	Number int    // counting from 1, documents with content only
-	Line   int    // the line its text starts on, counting from 1
-	Text   []byte // without the "---" line
-}
-
-// SplitDocuments splits a YAML stream at its "---" lines, leaving out
-// documents that hold only blank lines and comments.
-func SplitDocuments(data []byte) []Document {
-	var docs []Document
-	start, startLine, line := 0, 1, 1
-	flush := func(end int) {
-		text := data[start:end]
-		if hasContent(text) {
-			docs = append(docs, Document{Number: len(docs) + 1, Line: startLine, Text: text})
-		}
-	}
-	for pos := 0; pos < len(data); line++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		next := len(data)
-		if end >= 0 {
-			next = pos + end + 1
-		}
-		if isSeparator(bytes.TrimRight(data[pos:next], "\r\n")) {
-			flush(pos)
-			start, startLine = next, line+1
-		}
-		pos = next
-	}
-	flush(len(data))
-	return docs
-}
-
-func isSeparator(line []byte) bool {
-	rest, ok := bytes.CutPrefix(line, []byte("---"))
-	return ok && (len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t')
-}
-
-func hasContent(text []byte) bool {
-	for line := range bytes.Lines(text) {
-		line = bytes.TrimSpace(line)
-		if len(line) > 0 && line[0] != '#' {
-			return true
-		}
-	}
-	return false
 }

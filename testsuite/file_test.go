@@ -22,7 +22,7 @@ testdata/invalid.yaml:6: document 2 "unknown operation": operation: unknown oper
 testdata/invalid.yaml:10: document 3 "misspelt output": unknown field "ouput"
 testdata/invalid.yaml:16: document 4 "retain without observedObj": observedObj: required for Retain
 testdata/invalid.yaml:20: document 5 "no object": observedObj (or desiredObj): required for InterpretHealth
-testdata/invalid.yaml:27: document 7: reading YAML: yaml: line 2: did not find expected ',' or ']'
+testdata/invalid.yaml:28: document 7: invalid YAML: did not find expected ',' or ']'
 testdata/invalid.yaml:30: document 8: decoding test case: json: cannot unmarshal object into Go struct field document.statusItems of type []interpreter.AggregatedStatusItem`, err.Error())
 
 	var docErr *DocumentError
@@ -103,13 +103,6 @@ func TestRequestSelection(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestSplitDocuments(t *testing.T) {
-	docs := SplitDocuments([]byte("---\na: 1\n--- \n# comment\n---\nb: 2\r\n---x: 3\n"))
-	require.Len(t, docs, 2)
-	assert.Equal(t, Document{Number: 1, Line: 2, Text: []byte("a: 1\n")}, docs[0])
-	assert.Equal(t, Document{Number: 2, Line: 6, Text: []byte("b: 2\r\n---x: 3\n")}, docs[1])
 }
 
 func TestParseQuantityNumbers(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -36,19 +36,6 @@ type Case struct {
 	Source Source
 }
 
-// Source locates a case: its file, its document number in the file
-// (counting from 1) and the line the document starts on.
-type Source struct {
-	File     string
-	Document int
-	Line     int
-}
-
-// String renders the source as errors show it: "cases.yaml:12: document 2".
-func (s Source) String() string {
-	return fmt.Sprintf("%s:%d: document %d", s.File, s.Line, s.Document)
-}
-
 // document is a test case as written.
 type document struct {
 	Name          string                             `json:"name"`
@@ -63,47 +50,59 @@ type document struct {
 	ErrorContains string                             `json:"errorContains"`
 }
 
-// decodeCase decodes and checks one YAML document. Unknown keys are errors:
-// a misspelt "output" would otherwise turn a check into no check.
-func decodeCase(text []byte) (*Case, error) {
-	data, err := yaml.YAMLToJSONStrict(text)
+// decodeCase decodes and checks one YAML document; its error is a
+// *DocumentError. Unknown keys are errors: a misspelt "output" would
+// otherwise turn a check into no check.
+func decodeCase(doc manifest.Document) (*Case, error) {
+	data, err := doc.JSON()
 	if err != nil {
-		return nil, fmt.Errorf("reading YAML: %w", err)
+		return nil, err
 	}
-	var doc document
-	strict, err := kjson.UnmarshalStrict(data, &doc)
+	var d document
+	strict, err := kjson.UnmarshalStrict(data, &d)
 	if err != nil {
-		return nil, fmt.Errorf("decoding test case: %w", err)
+		return nil, &DocumentError{Source: doc.Source, Err: fmt.Errorf("decoding test case: %w", err)}
 	}
 	c := &Case{
-		Name:          doc.Name,
-		Description:   doc.Description,
-		StatusItems:   doc.StatusItems,
-		InputReplicas: doc.InputReplicas,
-		Output:        quantityNumbersAsStrings(doc.Output),
-		ExpectError:   doc.ExpectError || doc.ErrorContains != "",
-		ErrorContains: doc.ErrorContains,
+		Name:          d.Name,
+		Description:   d.Description,
+		StatusItems:   d.StatusItems,
+		InputReplicas: d.InputReplicas,
+		Output:        quantityNumbersAsStrings(d.Output),
+		ExpectError:   d.ExpectError || d.ErrorContains != "",
+		ErrorContains: d.ErrorContains,
+		Source:        doc.Source,
 	}
-	if doc.DesiredObj != nil {
-		c.DesiredObj = &unstructured.Unstructured{Object: doc.DesiredObj}
+	if d.DesiredObj != nil {
+		c.DesiredObj = &unstructured.Unstructured{Object: d.DesiredObj}
 	}
-	if doc.ObservedObj != nil {
-		c.ObservedObj = &unstructured.Unstructured{Object: doc.ObservedObj}
+	if d.ObservedObj != nil {
+		c.ObservedObj = &unstructured.Unstructured{Object: d.ObservedObj}
 	}
+	if err := c.check(d.Operation, strict); err != nil {
+		return nil, &DocumentError{Source: doc.Source, Name: c.Name, Err: err}
+	}
+	return c, nil
+}
+
+// check checks a decoded case, given its operation as written and the
+// unknown fields found decoding it.
+func (c *Case) check(operation string, strict []error) error {
 	if err := errors.Join(strict...); err != nil {
-		return c, err
+		return err
 	}
 	if strings.TrimSpace(c.Name) == "" {
-		return c, errors.New("name: required")
+		return errors.New("name: required")
 	}
-	if doc.Operation == "" {
-		return c, errors.New("operation: required")
+	if operation == "" {
+		return errors.New("operation: required")
 	}
-	if c.Operation, err = interpreter.ParseOperation(doc.Operation); err != nil {
-		return c, fmt.Errorf("operation: %w", err)
+	var err error
+	if c.Operation, err = interpreter.ParseOperation(operation); err != nil {
+		return fmt.Errorf("operation: %w", err)
 	}
 	_, err = c.Request()
-	return c, err
+	return err
 }
 
 // Request returns the operation's input. InterpretReplica, ReviseReplica,

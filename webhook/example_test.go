@@ -66,6 +66,6 @@ webhooks:
 `))
 	fmt.Println(err)
 	// Output:
-	// webhooks.yaml: document 1 "examples": webhooks[0].rules[0].operations[0]: Unsupported value: "InterpretReplicas": supported values: "*", "InterpretReplica", "ReviseReplica", "InterpretComponent", "Retain", "AggregateStatus", "InterpretStatus", "InterpretHealth", "InterpretDependency"
-	// webhooks.yaml: document 1 "examples": webhooks[0].timeoutSeconds: Invalid value: 60: must be between 1 and 30 seconds
+	// webhooks.yaml:1: document 1 "examples": webhooks[0].rules[0].operations[0]: Unsupported value: "InterpretReplicas": supported values: "*", "InterpretReplica", "ReviseReplica", "InterpretComponent", "Retain", "AggregateStatus", "InterpretStatus", "InterpretHealth", "InterpretDependency"
+	// webhooks.yaml:1: document 1 "examples": webhooks[0].timeoutSeconds: Invalid value: 60: must be between 1 and 30 seconds
 }

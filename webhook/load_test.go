@@ -17,7 +17,7 @@ func TestLoadDirectory(t *testing.T) {
 	loaded, err := Loader{}.Load("testdata/configurations")
 	require.NoError(t, err)
 	assert.Equal(t, []string{
-		"testdata/configurations/workloads.yaml: document 2: skipped v1 ConfigMap: not a ResourceInterpreterWebhookConfiguration",
+		"testdata/configurations/workloads.yaml:27: document 2: skipped v1 ConfigMap: not a ResourceInterpreterWebhookConfiguration",
 	}, loaded.Warnings)
 
 	require.Len(t, loaded.Configurations, 2)
@@ -73,29 +73,29 @@ webhooks:
 		{
 			name:  "every problem of a file",
 			paths: []string{"testdata/invalid/problems.yaml"},
-			want: `testdata/invalid/problems.yaml: document 1 "problems": webhooks[0].name: Invalid value: "short": should be a domain with at least three segments separated by dots
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[0].clientConfig.url: Invalid value: "ftp://example.com/x?y=1": the scheme must be https (or http)
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[0].rules[0].operations[1]: Unsupported value: "Prune": supported values: "*", "InterpretReplica", "ReviseReplica", "InterpretComponent", "Retain", "AggregateStatus", "InterpretStatus", "InterpretHealth", "InterpretDependency"
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[0].rules[0].apiGroups: Invalid value: ["*","apps"]: if '*' is present, it must be the only value
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[0].rules[0].apiVersions: Required value
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[0].timeoutSeconds: Invalid value: 40: must be between 1 and 30 seconds
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[0].interpreterContextVersions: Invalid value: ["v1"]: must include one of v1alpha1
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[1].name: Duplicate value: "short"
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[1].name: Invalid value: "short": should be a domain with at least three segments separated by dots
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[1].clientConfig.service.namespace: Invalid value: "Not_A_Label": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[1].clientConfig.service.path: Invalid value: "no-slash": must start with '/'
-testdata/invalid/problems.yaml: document 1 "problems": webhooks[1].clientConfig.service.port: Invalid value: 70000: must be between 1 and 65535, inclusive
-testdata/invalid/problems.yaml: document 2 "typo": unknown field "webhooks[0].clientconfig"`,
+			want: `testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[0].name: Invalid value: "short": should be a domain with at least three segments separated by dots
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[0].clientConfig.url: Invalid value: "ftp://example.com/x?y=1": the scheme must be https (or http)
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[0].rules[0].operations[1]: Unsupported value: "Prune": supported values: "*", "InterpretReplica", "ReviseReplica", "InterpretComponent", "Retain", "AggregateStatus", "InterpretStatus", "InterpretHealth", "InterpretDependency"
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[0].rules[0].apiGroups: Invalid value: ["*","apps"]: if '*' is present, it must be the only value
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[0].rules[0].apiVersions: Required value
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[0].timeoutSeconds: Invalid value: 40: must be between 1 and 30 seconds
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[0].interpreterContextVersions: Invalid value: ["v1"]: must include one of v1alpha1
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[1].name: Duplicate value: "short"
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[1].name: Invalid value: "short": should be a domain with at least three segments separated by dots
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[1].clientConfig.service.namespace: Invalid value: "Not_A_Label": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[1].clientConfig.service.path: Invalid value: "no-slash": must start with '/'
+testdata/invalid/problems.yaml:1: document 1 "problems": webhooks[1].clientConfig.service.port: Invalid value: 70000: must be between 1 and 65535, inclusive
+testdata/invalid/problems.yaml:26: document 2 "typo": unknown field "webhooks[0].clientconfig"`,
 		},
 		{
 			name:  "the same name twice",
 			paths: []string{first, second},
-			want:  second + `: document 1 "one": metadata.name: duplicate of ` + first + `: document 1`,
+			want:  second + `:2: document 1 "one": metadata.name: duplicate of ` + first + `:1: document 1`,
 		},
 		{name: "no such file", paths: []string{filepath.Join(dir, "nope.yaml")}, want: filepath.Join(dir, "nope.yaml") + ": no such file or directory"},
 		{name: "empty directory", paths: []string{empty}, want: empty + ": no *.yaml, *.yml or *.json file in directory"},
-		{name: "bad YAML", paths: []string{badYAML}, want: badYAML + ": document 1: yaml: line 1: did not find expected node content"},
-		{name: "not a mapping", paths: []string{scalar}, want: scalar + ": document 1: want a Kubernetes object (a mapping with apiVersion and kind)"},
+		{name: "bad YAML", paths: []string{badYAML}, want: badYAML + ":1: document 1: invalid YAML: did not find expected node content"},
+		{name: "not a mapping", paths: []string{scalar}, want: scalar + ":1: document 1: want a mapping, got a string"},
 		{name: "stdin not offered", paths: []string{"-"}, want: "<stdin>: standard input is not available"},
 	}
 	for _, tt := range tests {
@@ -164,7 +164,7 @@ func TestValidateClientConfig(t *testing.T) {
 			doc := `{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterWebhookConfiguration","metadata":{"name":"c"},
 				"webhooks":[{"name":"a.example.com","clientConfig":` + tt.clientConfig + `,"interpreterContextVersions":["v1alpha1"]}]}`
 			_, err := Parse("c.json", []byte(doc))
-			require.EqualError(t, err, `c.json: document 1 "c": `+tt.want)
+			require.EqualError(t, err, `c.json:1: document 1 "c": `+tt.want)
 		})
 	}
 }

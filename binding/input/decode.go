@@ -11,7 +11,25 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/luainterp/luainterp/binding/api"
+	"github.com/luainterp/luainterp/internal/manifest"
 )
+
+// Error is the failure to decode one document.
+type Error struct {
+	Source Source
+	Object string // "Kind namespace/name", when known
+	Err    error
+}
+
+func (e *Error) Error() string {
+	where := e.Source.String()
+	if e.Object != "" {
+		where += " (" + e.Object + ")"
+	}
+	return where + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
 
 // Template returns the one resource template among docs. It must have an
 // apiVersion, a kind and a metadata.name.
@@ -85,13 +103,11 @@ func Policies(docs []Document) (policies []api.OverridePolicy, warnings []string
 }
 
 func single(docs []Document, what string) (Document, error) {
-	switch len(docs) {
-	case 1:
-		return docs[0], nil
-	case 0:
-		return Document{}, fmt.Errorf("read %s: no document found", what)
+	doc, err := manifest.One(docs)
+	if err != nil {
+		return doc, fmt.Errorf("read %s: %w", what, err)
 	}
-	return Document{}, fmt.Errorf("read %s: want one document, got %d (the second is %s)", what, len(docs), docs[1].Source)
+	return doc, nil
 }
 
 func unique(seen map[string]Source, key string, doc Document) error {

@@ -352,8 +352,8 @@ func TestInterpretWarnings(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
 	require.Len(t, lines, 8, r.stderr) // the Deployment, and one per operation of the shadow
 	more := filepath.Join(dir, "b-more.yaml")
-	assert.Equal(t, "warning: "+more+": document 1: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization", lines[0])
-	assert.Equal(t, "warning: "+more+`: document 2 "zz-cloneset-shadow": replicaResource for apps.kruise.io/v1alpha1 CloneSet is also defined by "cloneset-example"; "cloneset-example" is used (customizations apply in name order, the first wins)`, lines[1])
+	assert.Equal(t, "warning: "+more+":1: document 1: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization", lines[0])
+	assert.Equal(t, "warning: "+more+`:10: document 2 "zz-cloneset-shadow": replicaResource for apps.kruise.io/v1alpha1 CloneSet is also defined by "cloneset-example"; "cloneset-example" is used (customizations apply in name order, the first wins)`, lines[1])
 }
 
 func regexpQuote(s string) string {
@@ -415,24 +415,30 @@ func TestInterpretFailures(t *testing.T) {
 			name:  "object without kind",
 			stdin: "metadata: {name: x}\n",
 			args:  []string{"--operation", "InterpretHealth", "--observed-file", "-"},
-			want:  "--observed-file -: want a Kubernetes object with apiVersion and kind",
+			want:  "--observed-file: <stdin>:1: document 1: want a Kubernetes object with apiVersion and kind",
 		},
 		{
 			name:  "several objects",
 			stdin: "apiVersion: v1\nkind: Pod\n---\napiVersion: v1\nkind: Pod\n",
 			args:  []string{"--operation", "InterpretHealth", "--observed-file", "-"},
-			want:  "--observed-file <stdin>: want one document, found several",
+			want:  "--observed-file: <stdin>: want one document, got 2 (the second is <stdin>:4: document 2)",
 		},
 		{
 			name: "missing object file",
 			args: []string{"--operation", "InterpretHealth", "--observed-file", "nowhere.yaml"},
-			want: "--observed-file: open nowhere.yaml: no such file or directory",
+			want: "--observed-file: nowhere.yaml: no such file or directory",
 		},
 		{
 			name:  "bad status item",
 			stdin: "- clusterName: a\n  health: Fine\n",
 			args:  []string{"-f", exampleCustomization, "--operation", "AggregateStatus", "--desired-file", exampleWorkload, "--status-file", "-"},
-			want:  `--status-file -: item 1: health: want Healthy, Unhealthy or Unknown, got "Fine"`,
+			want:  `--status-file: <stdin>:1: document 1 item 1: health: want Healthy, Unhealthy or Unknown, got "Fine"`,
+		},
+		{
+			name:  "status item with an unknown field",
+			stdin: "# members\n- clusterName: a\n  helth: Healthy\n",
+			args:  []string{"-f", exampleCustomization, "--operation", "AggregateStatus", "--desired-file", exampleWorkload, "--status-file", "-"},
+			want:  `--status-file: <stdin>:1: document 1: unknown field "[0].helth"`,
 		},
 		{
 			name:  "no hook for the kind",

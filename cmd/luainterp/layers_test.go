@@ -124,7 +124,7 @@ func TestLayersErrors(t *testing.T) {
 		{"kind without version", []string{"--kind", "Deployment"}, "--api-version and --kind: give both, or neither to list every known kind"},
 		{"object and kind", []string{"--object-file", "x.yaml", "--kind", "Pod", "--api-version", "v1"}, "--object-file: give either an object or --api-version and --kind, not both"},
 		{"bad version", []string{"--api-version", "a/b/c", "--kind", "K"}, "--api-version: unexpected GroupVersion string: a/b/c"},
-		{"missing object file", []string{"--object-file", filepath.Join("testdata", "layers", "nope.yaml")}, "--object-file: open testdata/layers/nope.yaml: no such file or directory"},
+		{"missing object file", []string{"--object-file", filepath.Join("testdata", "layers", "nope.yaml")}, "--object-file: testdata/layers/nope.yaml: no such file or directory"},
 		{"bad format", []string{"-o", "xml"}, `--output: unknown format "xml": want yaml or json`},
 	}
 	for _, tt := range tests {

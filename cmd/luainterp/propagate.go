@@ -16,6 +16,7 @@ import (
 	"github.com/luainterp/luainterp/binding/api"
 	"github.com/luainterp/luainterp/binding/input"
 	"github.com/luainterp/luainterp/binding/overrides"
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
@@ -103,22 +104,22 @@ func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
 }
 
 func readPropagateInput(stdin io.Reader, o *propagateOptions) (binding.Input, []string, error) {
-	r := &input.Reader{Stdin: stdin}
+	r := &manifest.Reader{Stdin: stdin}
 	var in binding.Input
-	docs, err := r.Read(o.template)
+	docs, err := r.Objects(o.template)
 	if err != nil {
 		return in, nil, err
 	}
 	if in.Template, err = input.Template(docs); err != nil {
 		return in, nil, err
 	}
-	if docs, err = r.Read(o.binding); err != nil {
+	if docs, err = r.Objects(o.binding); err != nil {
 		return in, nil, err
 	}
 	if in.Binding, err = input.Binding(docs); err != nil {
 		return in, nil, err
 	}
-	if docs, err = r.Read(o.clusters...); err != nil {
+	if docs, err = r.Objects(o.clusters...); err != nil {
 		return in, nil, err
 	}
 	if in.Clusters, err = input.Clusters(docs); err != nil {
@@ -127,7 +128,7 @@ func readPropagateInput(stdin io.Reader, o *propagateOptions) (binding.Input, []
 	if len(o.clusters) == 0 {
 		in.Clusters = bareClusters(in.Binding)
 	}
-	if docs, err = r.Read(o.policies...); err != nil {
+	if docs, err = r.Objects(o.policies...); err != nil {
 		return in, nil, err
 	}
 	policies, warnings, err := input.Policies(docs)

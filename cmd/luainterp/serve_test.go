@@ -362,9 +362,9 @@ func TestServeWebhookConfigErrors(t *testing.T) {
 	bad := writeFile(t, "webhooks.yaml", "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterWebhookConfiguration\nmetadata:\n  name: x\nwebhooks:\n- name: x\n")
 	r := run(t, "", "serve", "--addr", "127.0.0.1:0", "--webhook-config", bad)
 	require.Error(t, r.err)
-	assert.Equal(t, "--webhook-config: "+bad+`: document 1 "x": webhooks[0].name: Invalid value: "x": should be a domain with at least three segments separated by dots
-`+bad+`: document 1 "x": webhooks[0].clientConfig: Required value: exactly one of url or service is required
-`+bad+`: document 1 "x": webhooks[0].interpreterContextVersions: Required value: must include one of v1alpha1`, r.err.Error())
+	assert.Equal(t, "--webhook-config: "+bad+`:1: document 1 "x": webhooks[0].name: Invalid value: "x": should be a domain with at least three segments separated by dots
+`+bad+`:1: document 1 "x": webhooks[0].clientConfig: Required value: exactly one of url or service is required
+`+bad+`:1: document 1 "x": webhooks[0].interpreterContextVersions: Required value: must include one of v1alpha1`, r.err.Error())
 
 	r = run(t, "", "serve", "--addr", "127.0.0.1:0", "-f", "-", "--webhook-config", "-")
 	require.Error(t, r.err)

@@ -1,18 +1,15 @@
 package customization
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -43,34 +40,27 @@ type decoder struct {
 }
 
 // file decodes every document of one file.
-func (d *decoder) file(name string, data []byte) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for doc := 1; ; doc++ {
+func (d *decoder) file(f manifest.File) {
+	for _, doc := range manifest.Split(f) {
+		pos := Position{File: doc.File, Line: doc.Line, Document: doc.Document}
 		var root yaml.Node
-		err := dec.Decode(&root)
-		if errors.Is(err, io.EOF) {
-			return
+		if err := yaml.Unmarshal(doc.Data, &root); err != nil {
+			e := doc.YAMLError(err)
+			d.errorAt(pos, e.Line, "", "", e.Err)
+			continue
 		}
-		pos := Position{File: name, Document: doc}
-		if err != nil {
-			line, msg := splitYAMLError(err)
-			d.errorAt(pos, line, "", "", errors.New(msg))
-			return // the parser cannot resume after a syntax error
-		}
+		shiftLines(&root, doc.Line-1)
 		d.document(pos, &root)
 	}
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// splitYAMLError takes the line number out of a YAML parser message.
-func splitYAMLError(err error) (int, string) {
-	m := yamlLine.FindStringSubmatch(err.Error())
-	if m == nil {
-		return 0, strings.TrimPrefix(err.Error(), "yaml: ")
+// shiftLines moves the lines of a document's nodes by the lines of the
+// file before it.
+func shiftLines(n *yaml.Node, by int) {
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
 	}
-	line, _ := strconv.Atoi(m[1])
-	return line, "invalid YAML: " + m[2]
 }
 
 // document decodes one document: a customization, a List of them, or
@@ -78,31 +68,32 @@ func splitYAMLError(err error) (int, string) {
 func (d *decoder) document(pos Position, root *yaml.Node) {
 	n := resolve(root)
 	if n == nil || isNull(n) {
-		return // an empty document, as after a trailing "---"
+		return // a null document
 	}
+	pos.Line = n.Line
 	if n.Kind != yaml.MappingNode {
 		d.errorAt(pos, n.Line, "", "", fmt.Errorf("want a mapping, got %s", describe(n)))
 		return
 	}
 	apiVersion, kind := lookupString(n, "apiVersion"), lookupString(n, "kind")
-	switch {
+	switch items := lookup(n, "items"); {
 	case kind == Kind:
 		d.customization(pos, n)
-	case pos.Item == 0 && (kind == "List" || kind == Kind+"List"):
-		items := resolve(lookup(n, "items"))
-		if items == nil || items.Kind != yaml.SequenceNode {
-			d.errorAt(pos, n.Line, "items", "", errors.New("want a sequence of objects"))
+	case pos.Item == 0 && manifest.IsList(kind, items != nil):
+		if isNull(items) {
 			return
 		}
-		for i, item := range items.Content {
+		if seq := resolve(items); seq.Kind != yaml.SequenceNode {
+			d.errorAt(pos, items.Line, "items", "", fmt.Errorf("want a sequence, got %s", describe(seq)))
+			return
+		}
+		for i, item := range resolve(items).Content {
 			itemPos := pos
 			itemPos.Item = i + 1
 			d.document(itemPos, item)
 		}
-	case apiVersion == "" && kind == "":
-		d.warn(pos, "skipped: not a Kubernetes object (no apiVersion and kind)")
 	default:
-		d.warn(pos, fmt.Sprintf("skipped %s %s: not a %s", apiVersion, kind, Kind))
+		d.warn(pos, manifest.Skipped(apiVersion, kind, Kind))
 	}
 }
 

@@ -3,47 +3,48 @@ package customization
 import (
 	"strconv"
 	"strings"
+
+	"github.com/luainterp/luainterp/internal/manifest"
 )
 
-// Position locates a document: the file it came from, its index in the
-// file, and, once known, the name of the customization it holds.
+// Position locates a document: the file it came from, its line and index
+// in the file, and, once known, the name of the customization it holds.
 type Position struct {
-	File     string // the path as given; "<stdin>" for standard input
+	File     string // the path, cleaned; "<stdin>" for standard input
+	Line     int    // the line the document's object starts on; 0 for the file as a whole
 	Document int    // 1-based index of the YAML document in the file; 0 for the file as a whole
 	Item     int    // 1-based index in the items of a List document; 0 otherwise
 	Name     string // metadata.name, when known
 }
 
 // String renders the position as errors and warnings show it:
-// `file: document 2 "cloneset-hooks"`.
+// `file:3: document 2 "cloneset-hooks"`.
 func (p Position) String() string {
-	return p.at(0)
+	return p.at(p.Line)
 }
 
-// at renders the position with a file line (0 when unknown).
+// at renders the position at a file line (its own line when 0).
 func (p Position) at(line int) string {
-	var b strings.Builder
-	b.WriteString(p.File)
-	if line > 0 {
-		b.WriteString(":" + strconv.Itoa(line))
+	if line == 0 {
+		line = p.Line
 	}
-	if p.Document > 0 {
-		b.WriteString(": document " + strconv.Itoa(p.Document))
-		if p.Item > 0 {
-			b.WriteString(" item " + strconv.Itoa(p.Item))
-		}
-	}
+	s := manifest.Source{File: p.File, Line: line, Document: p.Document, Item: p.Item}.String()
 	if p.Name != "" {
-		b.WriteString(" " + strconv.Quote(p.Name))
+		s += " " + strconv.Quote(p.Name)
 	}
-	return b.String()
+	return s
+}
+
+// fromManifest converts a problem found reading a file.
+func fromManifest(e *manifest.Error) *Error {
+	return &Error{Position: Position{File: e.File, Document: e.Document, Item: e.Item}, Line: e.Line, Err: e.Err}
 }
 
 // Error is one problem found in a customization file: where it is (file,
 // line, document, customization, field) and what is wrong.
 type Error struct {
 	Position
-	Line  int    // the line in the file, 0 when unknown
+	Line  int    // the line in the file; 0 for the line of the Position
 	Field string // the field path in the document, e.g. "spec.customizations.replicaResource.luaScript"
 	Key   string // the key of spec.customizations the problem belongs to, "" for the document
 	Err   error

@@ -43,7 +43,7 @@ func TestParse(t *testing.T) {
 	c := set.Customizations[0]
 	assert.Equal(t, "cloneset-hooks", c.Name)
 	assert.Equal(t, schema.GroupVersionKind{Group: "apps.kruise.io", Version: "v1alpha1", Kind: "CloneSet"}, c.Target)
-	assert.Equal(t, Position{File: "hooks.yaml", Document: 1, Name: "cloneset-hooks"}, c.Position)
+	assert.Equal(t, Position{File: "hooks.yaml", Line: 1, Document: 1, Name: "cloneset-hooks"}, c.Position)
 	assert.Equal(t, []interpreter.Operation{interpreter.InterpretReplica, interpreter.InterpretHealth}, c.Operations())
 
 	replicas, ok := c.Script(interpreter.InterpretReplica)
@@ -92,6 +92,19 @@ func TestParseErrors(t *testing.T) {
 			name: "invalid YAML", // the line is the YAML parser's: where the unclosed sequence's context began
 			src:  doc("apiVersion: v1", "kind: [a, b"),
 			want: []string{`f.yaml:1: document 1: invalid YAML: did not find expected ',' or ']'`},
+		},
+		{
+			name: "invalid YAML does not stop the next document",
+			src:  doc("kind: [a, b", "---") + strings.Replace(withSpec(target...), "hooks", "other", 1),
+			want: []string{
+				`f.yaml:1: document 1: invalid YAML: did not find expected ',' or ']'`,
+				`f.yaml:7: document 2 "other": spec.customizations: missing`,
+			},
+		},
+		{
+			name: "List items not a sequence",
+			src:  doc("apiVersion: v1", "kind: List", "items:", "  a: b"),
+			want: []string{`f.yaml:4: document 1: items: want a sequence, got a mapping`},
 		},
 		{
 			name: "missing apiVersion",

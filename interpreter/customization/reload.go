@@ -11,6 +11,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 )
@@ -143,7 +144,7 @@ func (r *Reloader) relevant(name string) bool {
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
 		}
-		if !strings.HasPrefix(filepath.Base(name), ".") && (isManifest(name) || filepath.Ext(name) == "") {
+		if !strings.HasPrefix(filepath.Base(name), ".") && (manifest.IsManifest(name) || filepath.Ext(name) == "") {
 			return true
 		}
 	}

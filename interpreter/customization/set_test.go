@@ -80,8 +80,8 @@ func TestLoadDirectory(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"alpha", "zeta"}, names(set), "ordered by name, whatever the file order")
 	assert.Equal(t, []string{
-		filepath.Join(dir, "b.yaml") + `: document 2: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization`,
-		filepath.Join(dir, "c.json") + `: document 1: skipped v1 ConfigMap: not a ResourceInterpreterCustomization`,
+		filepath.Join(dir, "b.yaml") + `:11: document 2: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization`,
+		filepath.Join(dir, "c.json") + `:1: document 1: skipped v1 ConfigMap: not a ResourceInterpreterCustomization`,
 	}, warnings(set))
 }
 
@@ -113,8 +113,8 @@ func TestLoadList(t *testing.T) {
 	set, err := Parse("list.yaml", []byte(src))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"one"}, names(set))
-	assert.Equal(t, Position{File: "list.yaml", Document: 1, Item: 1, Name: "one"}, set.Customizations[0].Position)
-	assert.Equal(t, []string{`list.yaml: document 1 item 2: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization`}, warnings(set))
+	assert.Equal(t, Position{File: "list.yaml", Line: 4, Document: 1, Item: 1, Name: "one"}, set.Customizations[0].Position)
+	assert.Equal(t, []string{`list.yaml:13: document 1 item 2: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization`}, warnings(set))
 }
 
 func TestLoadSkipsWhatIsNotAnObject(t *testing.T) {
@@ -122,7 +122,7 @@ func TestLoadSkipsWhatIsNotAnObject(t *testing.T) {
 	set, err := Parse("mixed.yaml", []byte(src))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"one"}, names(set))
-	assert.Equal(t, []string{`mixed.yaml: document 1: skipped: not a Kubernetes object (no apiVersion and kind)`}, warnings(set))
+	assert.Equal(t, []string{`mixed.yaml:3: document 1: skipped: not a Kubernetes object (no apiVersion and kind)`}, warnings(set))
 }
 
 func TestLoadFileErrors(t *testing.T) {
@@ -144,8 +144,8 @@ func TestSetOrderAndOverlaps(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a-main", "b-extra", "c-other-kind", "empty"}, names(set))
 	assert.Equal(t, []string{
-		`hooks.yaml: document 4 "empty": spec.customizations defines no operation`,
-		`hooks.yaml: document 1 "b-extra": replicaResource for example.io/v1 CloneSet is also defined by "a-main"; ` +
+		`hooks.yaml:35: document 4 "empty": spec.customizations defines no operation`,
+		`hooks.yaml:1: document 1 "b-extra": replicaResource for example.io/v1 CloneSet is also defined by "a-main"; ` +
 			`"a-main" is used (customizations apply in name order, the first wins)`,
 	}, warnings(set))
 }
