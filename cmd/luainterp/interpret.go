@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -83,11 +82,11 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	in := newInputs(cmd.InOrStdin())
-	if slices.Contains(o.customizations, "-") {
-		in.stdinUsed = "-f" // newRegistry reads it
+	if err := checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--desired-file", []string{o.desiredFile}},
+		fileFlag{"--observed-file", []string{o.observedFile}}, fileFlag{"--status-file", []string{o.statusFile}}); err != nil {
+		return err
 	}
-	req, err := o.request(cmd, in, op)
+	req, err := o.request(cmd, newInputs(cmd.InOrStdin()), op)
 	if err != nil {
 		return err
 	}

@@ -15,10 +15,10 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// inputs reads the files named by flags, standard input for "-" (once).
+// inputs reads the files named by flags, standard input for "-" (once;
+// see checkStdin).
 type inputs struct {
-	reader    manifest.Reader
-	stdinUsed string // the flag that read standard input
+	reader manifest.Reader
 }
 
 func newInputs(stdin io.Reader) *inputs { return &inputs{reader: manifest.Reader{Stdin: stdin}} }
@@ -27,12 +27,6 @@ func newInputs(stdin io.Reader) *inputs { return &inputs{reader: manifest.Reader
 // into v, strictly: unknown fields and duplicate keys are errors.
 // Integers stay int64, as in Kubernetes. It returns where the document is.
 func (in *inputs) decode(flag, path string, v any) (manifest.Source, error) {
-	if path == manifest.Stdin {
-		if in.stdinUsed != "" {
-			return manifest.Source{}, fmt.Errorf("%s: standard input is already read for %s", flag, in.stdinUsed)
-		}
-		in.stdinUsed = flag
-	}
 	docs, err := in.reader.Documents(path)
 	if err != nil {
 		return manifest.Source{}, fmt.Errorf("%s: %w", flag, err)

@@ -17,9 +17,6 @@ import (
 	"github.com/luainterp/luainterp/binding/input"
 	"github.com/luainterp/luainterp/binding/overrides"
 	"github.com/luainterp/luainterp/internal/manifest"
-	"github.com/luainterp/luainterp/interpreter"
-	"github.com/luainterp/luainterp/interpreter/customization"
-	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
 type propagateOptions struct {
@@ -32,7 +29,7 @@ type propagateOptions struct {
 func newPropagateCommand() *cobra.Command {
 	var o propagateOptions
 	cmd := &cobra.Command{
-		Use:   "propagate --template F --binding F [--clusters F]... [--policies F]... [--customizations F]...",
+		Use:   "propagate --template F --binding F [--clusters F]... [--policies F]... [-f CUSTOMIZATION]...",
 		Short: "Turn a resource template and its binding into the Works Karmada would create",
 		Long: `Propagate runs the binding pipeline: for every target cluster of the
 ResourceBinding (or ClusterResourceBinding) it revises the template's
@@ -47,7 +44,10 @@ per cluster, goes to standard error. The exit status is 1 when any cluster
 failed, after the other clusters' Works are written.
 
 Without --clusters, every target cluster is taken to be a Cluster with
-only its name (no labels, provider, region or zones).`,
+only its name (no labels, provider, region or zones).
+
+Replicas are revised by luainterp's layers: the built-in handlers, the
+bundled scripts, and the ResourceInterpreterCustomizations of -f on top.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runPropagate(cmd, &o)
@@ -58,7 +58,7 @@ only its name (no labels, provider, region or zones).`,
 	f.StringVar(&o.binding, "binding", "", "the ResourceBinding or ClusterResourceBinding (file or -)")
 	f.StringArrayVar(&o.clusters, "clusters", nil, "Cluster objects (files or folders; repeatable)")
 	f.StringArrayVar(&o.policies, "policies", nil, "OverridePolicy and ClusterOverridePolicy objects (files or folders; repeatable)")
-	f.StringArrayVar(&o.customizations, "customizations", nil, "ResourceInterpreterCustomizations to use (files or folders; repeatable)")
+	addCustomizationFlag(f, &o.customizations)
 	f.StringVar(&o.outDir, "out", "", "write one file per Work into this folder instead of standard output")
 	f.StringVarP(&o.format, "output", "o", "yaml", "output format: yaml or json")
 	_ = cmd.MarkFlagRequired("template")
@@ -70,6 +70,11 @@ func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
 	if o.format != "yaml" && o.format != "json" {
 		return fmt.Errorf("output format %q: want yaml or json", o.format)
 	}
+	err := checkStdin(fileFlag{"--template", []string{o.template}}, fileFlag{"--binding", []string{o.binding}},
+		fileFlag{"--clusters", o.clusters}, fileFlag{"--policies", o.policies}, fileFlag{"-f", o.customizations})
+	if err != nil {
+		return err
+	}
 	stderr := cmd.ErrOrStderr()
 	in, warnings, err := readPropagateInput(cmd.InOrStdin(), o)
 	if err != nil {
@@ -78,11 +83,8 @@ func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
-	registry, err := newRegistry()
+	registry, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd))
 	if err != nil {
-		return err
-	}
-	if err := addCustomizations(cmd, registry, o.customizations); err != nil {
 		return err
 	}
 	result, err := binding.New(registry).Run(cmd.Context(), in)
@@ -206,29 +208,4 @@ func printSummary(w io.Writer, r *binding.Result) int {
 	}
 	fmt.Fprintf(w, "%d clusters: %d succeeded, %d failed\n", len(r.Clusters), len(r.Clusters)-failed, failed)
 	return failed
-}
-
-// addCustomizations loads the user's ResourceInterpreterCustomizations as
-// the registry's customization layer, above the built-ins.
-func addCustomizations(cmd *cobra.Command, registry *interpreter.Registry, paths []string) error {
-	if len(paths) == 0 {
-		return nil
-	}
-	stderr := cmd.ErrOrStderr()
-	set, err := customization.Loader{Stdin: cmd.InOrStdin()}.Load(paths...)
-	if set != nil {
-		for _, w := range set.Warnings {
-			fmt.Fprintln(stderr, "warning:", w)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	engine := luavm.New(luavm.WithPrint(func(line string) { fmt.Fprintln(stderr, line) }))
-	layer, err := customization.NewLayer(engine, set)
-	if err != nil {
-		return err
-	}
-	registry.Set(interpreter.LayerCustomization, layer)
-	return nil
 }

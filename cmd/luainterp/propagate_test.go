@@ -107,7 +107,7 @@ func TestPropagateDemo(t *testing.T) {
 	out := t.TempDir()
 	_, stderr, err := runCLI(t, "", "propagate", "--template", demo+"cloneset.yaml", "--binding", demo+"cloneset-binding.yaml",
 		"--clusters", demo+"clusters.yaml", "--policies", demo+"policies.yaml",
-		"--customizations", demo+"cloneset-customization.yaml", "--out", out, "-o", "json")
+		"-f", demo+"cloneset-customization.yaml", "--out", out, "-o", "json")
 	require.NoError(t, err, stderr)
 	assert.Contains(t, stderr, "ok   cluster eu-ams: work karmada-es-eu-ams/storefront-59f6964696, replicas 2")
 	data, err := os.ReadFile(filepath.Join(out, "karmada-es-ap-sgp", "storefront-59f6964696.json"))
@@ -118,6 +118,51 @@ func TestPropagateDemo(t *testing.T) {
 	assert.Equal(t, true, spec["suspendDispatching"])
 	manifest := spec["workload"].(map[string]any)["manifests"].([]any)[0].(map[string]any)
 	assert.Equal(t, int64(1), manifest["spec"].(map[string]any)["replicas"], "revised by the Lua customization")
+}
+
+// TestPropagateLayers propagates the CloneSet demo with the layers the
+// CLI wires: the bundled script revises its replicas without -f, and a
+// customization of -f answers on top, its print output on stderr.
+func TestPropagateLayers(t *testing.T) {
+	customization := writeFile(t, "revise.yaml", `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: revise-plus-100}
+spec:
+  target: {apiVersion: apps.kruise.io/v1alpha1, kind: CloneSet}
+  customizations:
+    replicaRevision:
+      luaScript: |-
+        function ReviseReplica(obj, replicas)
+          print("revising to " .. replicas)
+          obj.spec.replicas = replicas + 100
+          return obj
+        end
+`)
+	tests := []struct {
+		name       string
+		args       []string
+		wantSgp    int64  // the replicas of the ap-sgp Work's manifest
+		wantStderr string // a line of stderr
+	}{
+		{"bundled script", nil, 1, "ok   cluster eu-ams: work karmada-es-eu-ams/storefront-59f6964696, replicas 2, overrides: none"},
+		{"customization on top", []string{"-f", customization}, 101, "revising to 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"propagate", "--template", demo + "cloneset.yaml", "--binding", demo + "cloneset-binding.yaml", "-o", "json"}, tt.args...)
+			stdout, stderr, err := runCLI(t, "", args...)
+			require.NoError(t, err, stderr)
+			assert.Contains(t, strings.Split(stderr, "\n"), tt.wantStderr)
+			var sgp []any
+			for _, w := range works(t, "stdout", []byte(stdout)) {
+				if w["metadata"].(map[string]any)["namespace"] == "karmada-es-ap-sgp" {
+					sgp = w["spec"].(map[string]any)["workload"].(map[string]any)["manifests"].([]any)
+				}
+			}
+			require.Len(t, sgp, 1, stdout)
+			assert.Equal(t, tt.wantSgp, sgp[0].(map[string]any)["spec"].(map[string]any)["replicas"])
+		})
+	}
 }
 
 func TestPropagateStdinAndBareClusters(t *testing.T) {
@@ -147,6 +192,7 @@ spec:
   clusters: [{name: m1, replicas: 1}, {name: m2, replicas: 1}]
 `)
 	badPolicy := write("policy.yaml", "apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata: {name: p, namespace: b}\nspec:\n  overrideRules:\n  - overriders: {labelsOverrider: [{operator: add, value: [x]}]}\n")
+	noSpec := write("customization.yaml", "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: c}\n")
 	tests := []struct {
 		name string
 		args []string
@@ -159,6 +205,8 @@ spec:
 		{"policy of the wrong shape", []string{"--template", job, "--binding", jobBinding, "--policies", badPolicy},
 			"policy.yaml:1: document 1 (OverridePolicy b/p): json: cannot unmarshal array into Go struct field"},
 		{"template file missing", []string{"--template", filepath.Join(dir, "none.yaml"), "--binding", jobBinding}, "none.yaml: no such file"},
+		{"standard input twice", []string{"--template", "-", "--binding", jobBinding, "-f", "-"}, "-f: standard input is already read for --template"},
+		{"customization that does not load", []string{"--template", job, "--binding", jobBinding, "-f", noSpec}, noSpec + `:1: document 1 "c": spec: missing`},
 		{"unknown output format", []string{"--template", job, "--binding", jobBinding, "-o", "xml"}, `output format "xml": want yaml or json`},
 	}
 	for _, tt := range tests {

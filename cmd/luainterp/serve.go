@@ -99,16 +99,10 @@ func (o *serveOptions) check() error {
 		return fmt.Errorf("--max-body-bytes: want a positive size, got %d", o.maxBodyBytes)
 	case o.watch && len(o.customizations) == 0:
 		return errors.New("--watch: no customization files (-f) to watch")
+	case o.watch && slices.Contains(o.customizations, customization.Stdin):
+		return errors.New("--watch: standard input (-f -) cannot be watched")
 	}
-	for _, path := range o.customizations {
-		if o.watch && path == customization.Stdin {
-			return errors.New("--watch: standard input (-f -) cannot be watched")
-		}
-		if path == customization.Stdin && slices.Contains(o.webhookConfigs, "-") {
-			return errors.New("--webhook-config: standard input is already read for -f")
-		}
-	}
-	return nil
+	return checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--webhook-config", o.webhookConfigs})
 }
 
 func (o *serveOptions) run(cmd *cobra.Command) error {
