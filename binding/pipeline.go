@@ -80,6 +80,22 @@ type prepared struct {
 	overrides *overrides.Set
 	seats     map[string]int32
 	revise    bool
+	// bindingAnnotations name the binding on the Work and the manifest.
+	bindingAnnotations []entry
+	// templateKey is the template's kind, name and namespace, and
+	// templateWorkName their WorkName.
+	templateKey      [3]string
+	templateWorkName string
+}
+
+// workName is the Work name of clone (§5), from its kind, name and
+// namespace after the overrides.
+func (b *prepared) workName(clone *unstructured.Unstructured) string {
+	key := [3]string{clone.GetKind(), clone.GetName(), clone.GetNamespace()}
+	if key == b.templateKey {
+		return b.templateWorkName
+	}
+	return WorkName(key[0], key[1], key[2])
 }
 
 func (p *Pipeline) prepare(in Input) (*prepared, error) {
@@ -102,6 +118,13 @@ func (p *Pipeline) prepare(in Input) (*prepared, error) {
 	for i := range in.Clusters {
 		b.clusters[in.Clusters[i].Name] = &in.Clusters[i]
 	}
+	if in.Binding.IsCluster() {
+		b.bindingAnnotations = []entry{{api.ClusterResourceBindingNameAnnotation, in.Binding.Name}}
+	} else {
+		b.bindingAnnotations = []entry{{api.ResourceBindingNamespaceAnnotation, in.Binding.Namespace}, {api.ResourceBindingNameAnnotation, in.Binding.Name}}
+	}
+	b.templateKey = [3]string{in.Template.GetKind(), in.Template.GetName(), in.Template.GetNamespace()}
+	b.templateWorkName = WorkName(b.templateKey[0], b.templateKey[1], b.templateKey[2])
 	spec := &in.Binding.Spec
 	workload := spec.Replicas > 0 || spec.ReplicaRequirements != nil || len(spec.Components) > 0
 	b.revise = workload && p.interp != nil && p.interp.HookEnabled(in.Template.GroupVersionKind(), interpreter.ReviseReplica)

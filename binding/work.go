@@ -38,27 +38,21 @@ func (p *Pipeline) work(ctx context.Context, b *prepared, target api.TargetClust
 	}
 
 	binding := b.binding
-	permanentIDKey := api.ResourceBindingPermanentIDLabel
-	if binding.IsCluster() {
-		permanentIDKey = api.ClusterResourceBindingPermanentIDLabel
-	}
-	workLabels := map[string]string{permanentIDKey: binding.PermanentID()}
-	workAnnotations := map[string]string{}
-	manifestLabels := map[string]string{permanentIDKey: binding.PermanentID()}
-	manifestAnnotations := map[string]string{}
-	if gen := clone.GetGeneration(); gen > 0 {
-		manifestAnnotations[api.ResourceTemplateGenerationAnnotation] = strconv.FormatInt(gen, 10)
-	}
-	if binding.IsCluster() {
-		workAnnotations[api.ClusterResourceBindingNameAnnotation] = binding.Name
-	} else {
-		workAnnotations[api.ResourceBindingNamespaceAnnotation] = binding.Namespace
-		workAnnotations[api.ResourceBindingNameAnnotation] = binding.Name
-	}
-	for k, v := range workAnnotations {
-		manifestAnnotations[k] = v
-	}
+	idKey, id := permanentIDLabel(binding)
 	conflict := conflictResolution(clone, binding.Spec.ConflictResolution)
+	name := b.workName(clone)
+	namespace := ExecutionNamespace(target.Name)
+
+	var labelsArray, annotationsArray [8]entry // on the stack, in the order they are set
+	labels, annotations := append(labelsArray[:0], entry{idKey, id}), annotationsArray[:0]
+	if gen := clone.GetGeneration(); gen > 0 {
+		annotations = append(annotations, entry{api.ResourceTemplateGenerationAnnotation, strconv.FormatInt(gen, 10)})
+	}
+	workAnnotations := make(map[string]string, 5)
+	for _, a := range b.bindingAnnotations {
+		workAnnotations[a.key] = a.value
+		annotations = append(annotations, a)
+	}
 	workAnnotations[api.ConflictResolutionAnnotation] = conflict
 	if err := addAppliedAnnotation(workAnnotations, api.AppliedClusterOverridesAnnotation, res.Overrides.Cluster.Annotation); err != nil {
 		return nil, err
@@ -68,18 +62,16 @@ func (p *Pipeline) work(ctx context.Context, b *prepared, target api.TargetClust
 	}
 	if p.failoverInjection {
 		for k, v := range preservedLabels(b, target.Name) {
-			manifestLabels[k] = v
+			labels = append(labels, entry{k, v})
 		}
 	}
-
-	name := WorkName(clone.GetKind(), clone.GetName(), clone.GetNamespace())
-	namespace := ExecutionNamespace(target.Name)
-	manifestAnnotations[api.ResourceTemplateUIDAnnotation] = string(clone.GetUID())
-	manifestAnnotations[api.WorkNameAnnotation] = name
-	manifestAnnotations[api.WorkNamespaceAnnotation] = namespace
-	manifestAnnotations[api.ConflictResolutionAnnotation] = conflict
-	manifestLabels[api.ManagedLabel] = "true"
-	manifest, err := finalizeManifest(clone, manifestLabels, manifestAnnotations)
+	labels = append(labels, entry{api.ManagedLabel, "true"})
+	annotations = append(annotations,
+		entry{api.ResourceTemplateUIDAnnotation, string(clone.GetUID())},
+		entry{api.WorkNameAnnotation, name},
+		entry{api.WorkNamespaceAnnotation, namespace},
+		entry{api.ConflictResolutionAnnotation, conflict})
+	manifest, err := finalizeManifest(clone, labels, annotations)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +81,7 @@ func (p *Pipeline) work(ctx context.Context, b *prepared, target api.TargetClust
 			Name:        name,
 			Namespace:   namespace,
 			Finalizers:  []string{api.ExecutionControllerFinalizer},
-			Labels:      workLabels,
+			Labels:      map[string]string{idKey: id},
 			Annotations: workAnnotations,
 		},
 		Spec: api.WorkSpec{
@@ -104,7 +96,7 @@ func (p *Pipeline) work(ctx context.Context, b *prepared, target api.TargetClust
 // when it is "overwrite" or "abort", else the binding's choice, where
 // anything but Overwrite means abort.
 func conflictResolution(clone *unstructured.Unstructured, fromBinding string) string {
-	switch v := clone.GetAnnotations()[api.ConflictResolutionAnnotation]; v {
+	switch v := annotation(clone, api.ConflictResolutionAnnotation); v {
 	case api.ConflictResolutionOverwrite, api.ConflictResolutionAbort:
 		return v
 	}
@@ -112,6 +104,28 @@ func conflictResolution(clone *unstructured.Unstructured, fromBinding string) st
 		return api.ConflictResolutionOverwrite
 	}
 	return api.ConflictResolutionAbort
+}
+
+// annotation returns obj.GetAnnotations()[key] without copying the map:
+// "" when the annotations are not a map of strings and nulls.
+func annotation(obj *unstructured.Unstructured, key string) string {
+	md, _ := obj.Object["metadata"].(map[string]any)
+	annotations, _ := md["annotations"].(map[string]any)
+	for _, v := range annotations {
+		if _, ok := v.(string); !ok && v != nil {
+			return ""
+		}
+	}
+	v, _ := annotations[key].(string)
+	return v
+}
+
+// permanentIDLabel is the binding's identity label (§4.5).
+func permanentIDLabel(b *api.ResourceBinding) (key, value string) {
+	if b.IsCluster() {
+		return api.ClusterResourceBindingPermanentIDLabel, b.PermanentID()
+	}
+	return api.ResourceBindingPermanentIDLabel, b.PermanentID()
 }
 
 func addAppliedAnnotation(annotations map[string]string, key string, value func() (string, error)) error {
@@ -151,9 +165,13 @@ func preservedLabels(b *prepared, cluster string) map[string]string {
 	return last.PreservedLabelState
 }
 
-// finalizeManifest sets labels and annotations on the clone, prunes it,
-// records the managed keys and encodes it as compact JSON with sorted keys.
-func finalizeManifest(clone *unstructured.Unstructured, labels, annotations map[string]string) ([]byte, error) {
+// entry is one label or annotation to set.
+type entry struct{ key, value string }
+
+// finalizeManifest sets labels and annotations on the clone, in order, prunes
+// it, records the managed keys and encodes it as compact JSON with sorted
+// keys.
+func finalizeManifest(clone *unstructured.Unstructured, labels, annotations []entry) ([]byte, error) {
 	if err := setStrings(clone, "labels", labels); err != nil {
 		return nil, err
 	}
@@ -185,8 +203,9 @@ func managedKeys(m map[string]any, extra ...string) string {
 	return strings.Join(keys, ",")
 }
 
-// setStrings sets keys of metadata.<field>, creating the map if needed.
-func setStrings(obj *unstructured.Unstructured, field string, kv map[string]string) error {
+// setStrings sets keys of metadata.<field>, in order, creating the map if
+// needed.
+func setStrings(obj *unstructured.Unstructured, field string, entries []entry) error {
 	md, ok := obj.Object["metadata"].(map[string]any)
 	if !ok {
 		if obj.Object["metadata"] != nil {
@@ -200,11 +219,11 @@ func setStrings(obj *unstructured.Unstructured, field string, kv map[string]stri
 		if md[field] != nil {
 			return fmt.Errorf("metadata.%s: want an object, got %T", field, md[field])
 		}
-		m = make(map[string]any, len(kv))
+		m = make(map[string]any, len(entries))
 		md[field] = m
 	}
-	for k, v := range kv {
-		m[k] = v
+	for _, e := range entries {
+		m[e.key] = e.value
 	}
 	return nil
 }
