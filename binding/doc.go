@@ -37,6 +37,12 @@
 //     (package prune), the managed-annotations and managed-labels records,
 //     encoded as compact JSON with sorted keys.
 //
+// The manifest is encoded without reflection, byte for byte as
+// encoding/json writes a map (values of other types go to encoding/json).
+// Per cluster, the pipeline costs a few deep copies of the template
+// (BenchmarkPipeline, BenchmarkTemplateDeepCopy), the same for 1 or 1,000
+// clusters.
+//
 // A failure on one cluster is recorded in its ClusterResult (a
 // *ClusterError naming the cluster, and for an overrider an
 // *overrides.Error naming the policy and the overrider) and the other
