@@ -42,7 +42,8 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 	} else {
 		L.Push(lua.LNil)
 	}
-	if err := L.PCall(2, 0, nil); err != nil {
+	L.Push(st.passOn)
+	if err := L.PCall(3, 0, nil); err != nil {
 		broken = context.Cause(ctx) != nil
 		return callError(ctx, st, s, op, err)
 	}

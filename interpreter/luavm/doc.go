@@ -73,9 +73,28 @@
 // budget: `..`, string.rep, string.format, string.gsub and table.concat
 // refuse to build a string longer than a quarter of the budget, gsub and
 // gmatch find their matches one at a time, and a table index past 2^18
-// is stored sparsely (this sets gopher-lua's lua.MaxArrayIndex for the
-// whole process). A call that hits a limit fails alone; its state is
-// discarded and the process carries on.
+// is stored sparsely (see below). A call that hits a limit fails alone;
+// its state is discarded and the process carries on.
+//
+// A call in a return statement (return f(x)) is an ordinary call, not a
+// tail call: it takes a frame of the 200, so an endless tail recursion
+// fails at once with a stack overflow. (gopher-lua writes a traceback
+// line for every tail call a frame has made when an error unwinds past
+// it; a tail call looping until a one-second deadline would then take
+// seconds and gigabytes after the deadline.)
+//
+// # Process-wide setting
+//
+// Importing this package sets gopher-lua's package variable
+// lua.MaxArrayIndex to 2^18 (from 2^26), for every gopher-lua state in
+// the process, including those a program creates itself: gopher-lua
+// fills the gap below a new array index with nils in one step, and at
+// its default t[60000000] = 1 allocates a gigabyte at once. In every
+// state, t[k] = v with an integer k of 2^18 or more then stores into the
+// table's hash part, which # and ipairs do not see: a program whose own
+// states fill arrays longer than 262,143 elements by index finds # and
+// ipairs stopping at 262,143 (table.insert still appends to the array
+// part). gopher-lua has no per-state setting.
 //
 // # Coverage
 //

@@ -180,30 +180,33 @@ end`)
 }
 
 func TestPoolBound(t *testing.T) {
-	e := New(WithMaxStates(1), WithTimeout(300*time.Millisecond))
-	busy, err := e.Compile("busy", "function InterpretHealth(obj) while true do end end")
+	e := New(WithMaxStates(1), WithTimeout(time.Minute))
+	busy, err := e.Compile("busy", "function InterpretHealth(obj) print('running') while true do end end")
 	require.NoError(t, err)
 	quick, err := e.Compile("quick", "function InterpretHealth(obj) return true end")
 	require.NoError(t, err)
 	obj := &unstructured.Unstructured{Object: map[string]any{}}
 
-	started := make(chan struct{})
+	// The busy call holds the one state until it is cancelled.
+	busyCtx, stopBusy := context.WithCancel(context.Background())
+	defer stopBusy()
+	running := make(chan struct{})
+	busyCtx = ContextWithPrint(busyCtx, func(string) { close(running) })
 	done := make(chan error)
 	go func() {
-		close(started)
-		_, err := e.InterpretHealth(context.Background(), busy, obj)
+		_, err := e.InterpretHealth(busyCtx, busy, obj)
 		done <- err
 	}()
-	<-started
-	time.Sleep(30 * time.Millisecond)
+	<-running
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	_, err = e.InterpretHealth(ctx, quick, obj)
 	require.Error(t, err)
 	assert.Equal(t, "quick InterpretHealth: waiting for a Lua state: context deadline exceeded", err.Error())
 
-	require.ErrorIs(t, <-done, ErrTimeout)
-	// The state of the call that timed out was replaced.
+	stopBusy()
+	require.ErrorIs(t, <-done, context.Canceled)
+	// The state of the call that was stopped was replaced.
 	healthy, err := e.InterpretHealth(context.Background(), quick, obj)
 	require.NoError(t, err)
 	assert.True(t, healthy)

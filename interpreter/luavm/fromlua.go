@@ -258,8 +258,9 @@ func (d *decoder) mapOf(m map[string]any, convert func(k string, v any) (any, bo
 
 // goValue converts a Go value that reached Lua as a lazy table and was not
 // touched, by the rules a Lua table follows: numbers as a Lua number would
-// come back (an int64 stays exact), empty maps and slices by the
-// empty-table rule, and the same limits. The result shares no memory with v.
+// come back (an int64 stays exact), a null field left out (its table has
+// no such field), empty maps and slices by the empty-table rule, and the
+// same limits. The result shares no memory with v.
 func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 	if d.values++; d.values > maxValues {
 		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
@@ -292,7 +293,9 @@ func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 	case float64:
 		n, err := number(lua.LNumber(v))
 		return n, true, err
-	case nil, string, bool, int64:
+	case nil:
+		return nil, inArray, nil // a hole in an array; in a map, no field
+	case string, bool, int64:
 		return v, true, nil
 	case int:
 		return int64(v), true, nil

@@ -11,6 +11,7 @@ import (
 const (
 	concatLocal = "(concat)"
 	coverLocal  = "(cover)"
+	returnLocal = "(return)"
 )
 
 // rewriter adjusts a parsed chunk before it is compiled:
@@ -18,6 +19,14 @@ const (
 //   - every `..` chain becomes a call of the hidden bounded concatenation,
 //     so that one expression cannot build a string past the memory budget
 //     (gopher-lua's own concatenation has no limit and no hook);
+//   - `return f(x)` becomes `return (return)(f(x))`, where the hidden
+//     function returns its arguments: a tail call becomes an ordinary call,
+//     which takes a frame of the call stack (an endless tail call is a
+//     stack overflow). gopher-lua counts the tail calls a frame makes and
+//     writes a traceback line for each when an error unwinds past it, so
+//     an endless tail call stopped at a one-second deadline would then
+//     spend seconds and more than a gigabyte on its traceback, out of the
+//     watchdog's reach;
 //   - with coverage on, a call of the hidden line counter goes before each
 //     statement, and the statement's line is recorded as executable.
 //
@@ -38,11 +47,12 @@ const maxExprDepth = 1000
 type tooDeep struct{ line int }
 
 // rewriteChunk rewrites chunk in place and returns it with the prologue
-// `local (concat), (cover) = ...`, and the executable lines when covering.
+// `local (concat), (cover), (return) = ...`, and the executable lines when
+// covering.
 func rewriteChunk(chunk []ast.Stmt, cover bool) ([]ast.Stmt, []int) {
 	r := &rewriter{cover: cover, lines: map[int]struct{}{}}
 	body := r.block(chunk)
-	prologue := &ast.LocalAssignStmt{Names: []string{concatLocal, coverLocal}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
+	prologue := &ast.LocalAssignStmt{Names: []string{concatLocal, coverLocal, returnLocal}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
 	if !cover {
 		return append([]ast.Stmt{prologue}, body...), nil
 	}
@@ -118,7 +128,21 @@ func (r *rewriter) stmt(s ast.Stmt) {
 		r.expr(s.Func)
 	case *ast.ReturnStmt:
 		r.exprs(s.Exprs)
+		if len(s.Exprs) == 1 {
+			if call, ok := s.Exprs[0].(*ast.FuncCallExpr); ok && !call.AdjustRet {
+				s.Exprs[0] = r.ordinaryCall(call)
+			}
+		}
 	}
+}
+
+// ordinaryCall turns the tail call f(x) into (return)(f(x)), which passes
+// on every value f returns.
+func (r *rewriter) ordinaryCall(call *ast.FuncCallExpr) *ast.FuncCallExpr {
+	wrapped := &ast.FuncCallExpr{Func: ident(returnLocal, call.Line()), Args: []ast.Expr{call}}
+	wrapped.SetLine(call.Line())
+	wrapped.SetLastLine(call.LastLine())
+	return wrapped
 }
 
 func (r *rewriter) exprs(es []ast.Expr) {

@@ -20,7 +20,8 @@ const (
 // t[60000000] = 1 allocate a gigabyte at once; here one step fills at most
 // 4 MiB. (# counts only the array part, so it undercounts arrays longer
 // than this, which no Kubernetes object holds.) It is a package variable
-// of gopher-lua: the setting holds for every gopher-lua state in the process.
+// of gopher-lua: the setting holds for every gopher-lua state in the
+// process, as the package doc tells embedding programs.
 func init() { lua.MaxArrayIndex = 1 << 18 }
 
 // baseFunctions are the functions of Lua's base library a script may call;
@@ -54,6 +55,7 @@ type state struct {
 	modules map[string]members // what require loads
 	envMeta *lua.LTable        // metatable of every call's globals
 	concat  *lua.LFunction     // the bounded `..` (see rewriter)
+	passOn  *lua.LFunction     // returns its arguments, for (return) (see rewriter)
 	lazy    *lazyTables
 
 	// Set for the duration of one call.
@@ -127,6 +129,7 @@ func newState(cfg *config) *state {
 		"__newindex": fn(st.setGlobal),
 	})
 	st.concat = L.NewFunction(st.concatValues)
+	st.passOn = L.NewFunction(func(L *lua.LState) int { return L.GetTop() })
 
 	// Methods on strings, ("x"):rep(3), resolve in a private copy of the
 	// bounded string table, which no script can reach or change. The
