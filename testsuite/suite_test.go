@@ -11,13 +11,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 )
 
-// goLayer answers every suite with the widgets interpreter, whatever its
+// goLayer answers every suite with the widget interpreter, whatever its
 // customizations say: the Lua layer is tested end to end by the command.
-func goLayer(*customization.Set) (interpreter.Interpreter, error) { return widgets{}, nil }
+func goLayer(*customization.Set) (interpreter.Interpreter, error) { return widget.Interpreter{}, nil }
 
 func TestFind(t *testing.T) {
 	tests := []struct {
@@ -89,7 +90,7 @@ func TestLoad(t *testing.T) {
 			require.NoError(t, err)
 			assert.NotEmpty(t, s.Cases)
 			assert.NotEmpty(t, s.Customizations.Customizations)
-			assert.Equal(t, widgets{}, s.Interpreter)
+			assert.Equal(t, widget.Interpreter{}, s.Interpreter)
 		})
 	}
 }

@@ -17,11 +17,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/webhook"
 	"github.com/luainterp/luainterp/webhook/client"
 	"github.com/luainterp/luainterp/webhook/internal/testcert"
-	"github.com/luainterp/luainterp/webhook/internal/widget"
 	"github.com/luainterp/luainterp/webhook/server"
 )
 

@@ -12,10 +12,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/testsuite"
 	"github.com/luainterp/luainterp/testsuite/compare"
-	"github.com/luainterp/luainterp/webhook/internal/widget"
 )
 
 func widgetObject() *unstructured.Unstructured {
@@ -23,8 +23,8 @@ func widgetObject() *unstructured.Unstructured {
 		"apiVersion": "example.io/v1", "kind": "Widget",
 		"metadata": map[string]any{"name": "w", "namespace": "ns"},
 		"spec": map[string]any{"replicas": int64(3), "cpu": "250m", "leader": int64(1), "workers": int64(4),
-			"paused": false, "configMap": "w-config", "ratio": 0.5},
-		"status": map[string]any{"readyReplicas": int64(2), "ready": true},
+			"paused": false, "configMaps": []any{"w-config"}, "ratio": 0.5},
+		"status": map[string]any{"readyReplicas": int64(2), "phase": "Ready"},
 	}}
 }
 

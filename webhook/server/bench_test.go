@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/luainterp/luainterp/webhook/internal/widget"
+	"github.com/luainterp/luainterp/internal/widget"
 )
 
 // BenchmarkHandler is the handler's own cost per request, without the

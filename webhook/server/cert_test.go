@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/webhook/internal/testcert"
-	"github.com/luainterp/luainterp/webhook/internal/widget"
 )
 
 // writePair writes a certificate and key, dated at so that a reload sees the change.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/webhook"
-	"github.com/luainterp/luainterp/webhook/internal/widget"
 )
 
 // FuzzHandler sends arbitrary bodies to the handler: every answer is a

@@ -12,12 +12,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/webhook/internal/widget"
+	"github.com/luainterp/luainterp/internal/widget"
 )
 
 const widgetObject = `{"apiVersion":"example.io/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns"},
-	"spec":{"replicas":3,"cpu":"250m","leader":1,"workers":4,"paused":false,"configMap":"w-config"},
-	"status":{"readyReplicas":2,"ready":true}}`
+	"spec":{"replicas":3,"cpu":"250m","leader":1,"workers":4,"paused":false,"configMaps":["w-config"]},
+	"status":{"readyReplicas":2,"phase":"Ready"}}`
 
 // review returns a ResourceInterpreterContext asking op, with the extra request fields given.
 func review(op, object, extra string) string {
@@ -94,7 +94,7 @@ func TestHandlerOperations(t *testing.T) {
 		{
 			name:    "InterpretStatus",
 			request: review("InterpretStatus", widgetObject, ""),
-			want:    `{"uid":"u-1","successful":true,"rawStatus":{"readyReplicas":2}}`,
+			want:    `{"uid":"u-1","successful":true,"rawStatus":{"readyReplicas":2,"phase":"Ready"}}`,
 		},
 		{
 			name:    "InterpretHealth",

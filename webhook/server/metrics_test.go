@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/webhook/internal/widget"
+	"github.com/luainterp/luainterp/internal/widget"
 )
 
 func TestMetrics(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/webhook/internal/widget"
+	"github.com/luainterp/luainterp/internal/widget"
 )
 
 func get(t *testing.T, url string) (int, string) {

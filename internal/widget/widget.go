@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -21,6 +22,7 @@ var (
 	BrokenKind    = schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Broken"}
 	PanickingKind = schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Panicking"}
 	SlowKind      = schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Slow"}
+	MutatingKind  = schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Mutating"}
 )
 
 // SlowLag is how long a Slow takes to return after its context is done.
@@ -35,10 +37,15 @@ type Interpreter struct{}
 var _ interpreter.Interpreter = Interpreter{}
 
 func (Interpreter) HookEnabled(gvk schema.GroupVersionKind, _ interpreter.Operation) bool {
-	return gvk == Kind || gvk == BrokenKind || gvk == PanickingKind || gvk == SlowKind
+	switch gvk {
+	case Kind, BrokenKind, PanickingKind, SlowKind, MutatingKind:
+		return true
+	}
+	return false
 }
 
-// check answers for the kinds that do not behave: an error, a panic, a block.
+// check answers for the kinds that do not behave: an error, a panic, a
+// block, a change of the input; nil for a Widget.
 func check(ctx context.Context, obj *unstructured.Unstructured, op interpreter.Operation) error {
 	switch obj.GroupVersionKind() {
 	case Kind:
@@ -51,6 +58,9 @@ func check(ctx context.Context, obj *unstructured.Unstructured, op interpreter.O
 		<-ctx.Done()
 		time.Sleep(SlowLag)
 		return ctx.Err()
+	case MutatingKind:
+		obj.SetLabels(map[string]string{"mutated": "true"})
+		return nil
 	}
 	return &interpreter.NoHookError{GVK: obj.GroupVersionKind(), Operation: op}
 }
@@ -59,14 +69,17 @@ func (Interpreter) GetReplicas(ctx context.Context, obj *unstructured.Unstructur
 	if err := check(ctx, obj, interpreter.InterpretReplica); err != nil {
 		return 0, nil, err
 	}
-	replicas, _, _ := unstructured.NestedInt64(obj.Object, "spec", "replicas")
+	replicas, _, err := unstructured.NestedInt64(obj.Object, "spec", "replicas")
+	if err != nil {
+		return 0, nil, err
+	}
 	cpu, found, _ := unstructured.NestedString(obj.Object, "spec", "cpu")
 	if !found {
 		return int32(replicas), nil, nil
 	}
 	q, err := resource.ParseQuantity(cpu)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, fmt.Errorf("spec.cpu: %w", err)
 	}
 	return int32(replicas), &interpreter.ReplicaRequirements{
 		ResourceRequest: corev1.ResourceList{corev1.ResourceCPU: q},
@@ -122,7 +135,7 @@ func (Interpreter) AggregateStatus(ctx context.Context, obj *unstructured.Unstru
 		}
 		var status struct{ ReadyReplicas int64 }
 		if err := json.Unmarshal(item.Status.Raw, &status); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("status of %s: %w", item.ClusterName, err)
 		}
 		ready += status.ReadyReplicas
 	}
@@ -135,11 +148,11 @@ func (Interpreter) ReflectStatus(ctx context.Context, obj *unstructured.Unstruct
 	if err := check(ctx, obj, interpreter.InterpretStatus); err != nil {
 		return nil, err
 	}
-	ready, found, _ := unstructured.NestedInt64(obj.Object, "status", "readyReplicas")
+	status, found := obj.Object["status"]
 	if !found {
 		return nil, nil
 	}
-	raw, err := json.Marshal(map[string]int64{"readyReplicas": ready})
+	raw, err := json.Marshal(status)
 	return &runtime.RawExtension{Raw: raw}, err
 }
 
@@ -147,17 +160,21 @@ func (Interpreter) InterpretHealth(ctx context.Context, obj *unstructured.Unstru
 	if err := check(ctx, obj, interpreter.InterpretHealth); err != nil {
 		return false, err
 	}
-	ready, _, _ := unstructured.NestedBool(obj.Object, "status", "ready")
-	return ready, nil
+	phase, _, _ := unstructured.NestedString(obj.Object, "status", "phase")
+	if phase == "" {
+		return false, errors.New("status.phase: not set")
+	}
+	return phase == "Ready", nil
 }
 
 func (Interpreter) GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
 	if err := check(ctx, obj, interpreter.InterpretDependency); err != nil {
 		return nil, err
 	}
-	name, found, _ := unstructured.NestedString(obj.Object, "spec", "configMap")
-	if !found {
-		return nil, nil
+	names, _, err := unstructured.NestedStringSlice(obj.Object, "spec", "configMaps")
+	var deps []interpreter.DependentObjectReference
+	for _, name := range names {
+		deps = append(deps, interpreter.DependentObjectReference{APIVersion: "v1", Kind: "ConfigMap", Namespace: obj.GetNamespace(), Name: name})
 	}
-	return []interpreter.DependentObjectReference{{APIVersion: "v1", Kind: "ConfigMap", Namespace: obj.GetNamespace(), Name: name}}, nil
+	return deps, err
 }
