@@ -66,9 +66,13 @@ func TestEncodeManifest(t *testing.T) {
 // TestEncodeManifestCases encodes every template and expected manifest of
 // the binding cases.
 func TestEncodeManifestCases(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "binding", "*", "*", "*.yaml"))
+	golden, err := filepath.Glob(filepath.Join("..", "testdata", "binding", "*", "*", "*.yaml"))
 	require.NoError(t, err)
-	require.NotEmpty(t, files)
+	conformance, err := filepath.Glob(filepath.Join("..", "testdata", "conformance", "binding", "*", "*.yaml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, golden)
+	require.NotEmpty(t, conformance)
+	files := append(golden, conformance...)
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		require.NoError(t, err)

@@ -16,7 +16,7 @@ import (
 // native interpreter, copied from the shared conformance set) through the
 // built-in layer.
 func TestConformance(t *testing.T) {
-	runCases(t, "testdata/conformance/*.yaml")
+	runCases(t, "../testdata/conformance/native/*.yaml")
 }
 
 // TestCases runs the cases written for this package: every rule and edge

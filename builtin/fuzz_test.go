@@ -21,7 +21,7 @@ import (
 // (the layer would turn a panic into an error naming it: the fuzzer looks
 // for those) or modify its input.
 func FuzzHandlers(f *testing.F) {
-	for _, pattern := range []string{"testdata/cases/*.yaml", "testdata/conformance/*.yaml"} {
+	for _, pattern := range []string{"testdata/cases/*.yaml", "../testdata/conformance/native/*.yaml"} {
 		for _, c := range readCases(f, pattern) {
 			for _, obj := range []*unstructured.Unstructured{c.DesiredObj, c.ObservedObj} {
 				if obj != nil {

@@ -114,18 +114,27 @@ func (r *Result) judge(ctx context.Context, in interpreter.Interpreter) {
 		return
 	}
 	r.Results, _ = results.(map[string]any)
-	for _, name := range names {
+	r.Differences, r.Unchecked = c.Compare(r.Results)
+}
+
+// Compare compares the results of the case's operation, JSON values by
+// result name (see compare.Normalize), with the case's output: it returns
+// where they differ, dependencies and components compared in any order,
+// and the results the output does not name.
+func (c *Case) Compare(results map[string]any) (differences []compare.Difference, unchecked []string) {
+	for _, name := range c.Operation.ResultNames() {
 		want, ok := c.Output[name]
 		if !ok {
-			r.Unchecked = append(r.Unchecked, name)
+			unchecked = append(unchecked, name)
 			continue
 		}
 		opts := []compare.Option{compare.At(name)}
 		if name == "dependencies" || name == "components" {
 			opts = append(opts, compare.Unordered())
 		}
-		r.Differences = append(r.Differences, compare.Diff(want, r.Results[name], opts...)...)
+		differences = append(differences, compare.Diff(want, results[name], opts...)...)
 	}
+	return differences, unchecked
 }
 
 // invoke runs the request, turning a panic of the interpreter into an error.

@@ -27,14 +27,19 @@ func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 }
 
 // TestPropagateCases runs every binding case through propagate: the
-// conformance sample produced by Karmada, and the golden cases written for
-// the rules of the spec. Each folder holds template.yaml, binding.yaml,
-// clusters.yaml and policies.yaml, expected.yaml (the Works, sorted by
-// namespace then name) and, when clusters must fail, errors.txt (one line
-// per failing cluster, in target order, found in that cluster's error).
+// conformance sample produced by Karmada (testdata/conformance/binding),
+// and the golden cases written for the rules of the spec
+// (testdata/binding/golden). Each folder holds template.yaml,
+// binding.yaml, clusters.yaml and policies.yaml, expected.yaml (the Works,
+// sorted by namespace then name) and, when clusters must fail, errors.txt
+// (one line per failing cluster, in target order, found in that cluster's
+// error).
 func TestPropagateCases(t *testing.T) {
-	for _, suite := range []string{"conformance", "golden"} {
-		dirs, err := filepath.Glob(filepath.Join("..", "..", "testdata", "binding", suite, "*"))
+	for suite, pattern := range map[string]string{
+		"conformance": "../../testdata/conformance/binding/*",
+		"golden":      "../../testdata/binding/golden/*",
+	} {
+		dirs, err := filepath.Glob(pattern)
 		require.NoError(t, err)
 		require.NotEmpty(t, dirs)
 		for _, dir := range dirs {

@@ -78,7 +78,7 @@ func TestRoundTrip(t *testing.T) {
 func TestConformanceThroughWebhook(t *testing.T) {
 	direct := interpreter.NewRegistry().Set(interpreter.LayerBuiltin, builtin.New())
 	remote := interpreter.NewRegistry().Set(interpreter.LayerWebhook, newLayer(t, serveInterpreter(t, direct)))
-	files, err := filepath.Glob("../testdata/native/*.yaml")
+	files, err := filepath.Glob("../../testdata/conformance/native/*.yaml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	ctx := context.Background()
