@@ -1,5 +1,3 @@
-// Command luainterp runs, checks and tests resource interpreter hooks, and
-// turns resource templates into Karmada Works.
 package main
 
 import (
