@@ -6,9 +6,11 @@ import (
 	"math"
 	"strings"
 
-	"github.com/luainterp/luainterp/interpreter"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/luainterp/luainterp/internal/jsonvalue"
+	"github.com/luainterp/luainterp/interpreter"
 )
 
 // toTyped decodes obj into a Kubernetes Go type, as Karmada's native
@@ -129,28 +131,7 @@ func healthOf[T any](rule func(*T) bool) func(*unstructured.Unstructured) (bool,
 }
 
 func typeError(path, want string, got any) error {
-	return fmt.Errorf("%s: expected %s, got %s", path, want, jsonType(got))
-}
-
-// jsonType names the JSON type of an unstructured value.
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a float64 number"
-	}
-	return fmt.Sprintf("a Go %T", v)
+	return fmt.Errorf("%s: expected %s, got %s", path, want, jsonvalue.Describe(got))
 }
 
 func decodeError(path string, err error) error {

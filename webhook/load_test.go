@@ -95,7 +95,7 @@ testdata/invalid/problems.yaml:26: document 2 "typo": unknown field "webhooks[0]
 		{name: "no such file", paths: []string{filepath.Join(dir, "nope.yaml")}, want: filepath.Join(dir, "nope.yaml") + ": no such file or directory"},
 		{name: "empty directory", paths: []string{empty}, want: empty + ": no *.yaml, *.yml or *.json file in directory"},
 		{name: "bad YAML", paths: []string{badYAML}, want: badYAML + ":1: document 1: invalid YAML: did not find expected node content"},
-		{name: "not a mapping", paths: []string{scalar}, want: scalar + ":1: document 1: want a mapping, got a string"},
+		{name: "not an object", paths: []string{scalar}, want: scalar + ":1: document 1: want an object, got a string"},
 		{name: "stdin not offered", paths: []string{"-"}, want: "<stdin>: standard input is not available"},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,8 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // Object is one Kubernetes object of a document.
@@ -55,7 +57,7 @@ func (d Document) Objects() ([]Object, error) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, &Error{Source: d.Source, Err: fmt.Errorf("want a mapping, got %s", describe(v))}
+		return nil, &Error{Source: d.Source, Err: fmt.Errorf("want an object, got %s", jsonvalue.Describe(v))}
 	}
 	kind, _ := obj["kind"].(string)
 	items, isList := obj["items"]
@@ -67,7 +69,7 @@ func (d Document) Objects() ([]Object, error) {
 	}
 	list, ok := items.([]any)
 	if !ok {
-		return nil, &Error{Source: d.Source, Err: fmt.Errorf("items: want a sequence, got %s", describe(items))}
+		return nil, &Error{Source: d.Source, Err: fmt.Errorf("items: want a list, got %s", jsonvalue.Describe(items))}
 	}
 	var (
 		objs []Object
@@ -79,7 +81,7 @@ func (d Document) Objects() ([]Object, error) {
 		if m, ok := item.(map[string]any); ok {
 			objs = append(objs, Object{Source: src, Object: m})
 		} else {
-			errs = append(errs, &Error{Source: src, Err: fmt.Errorf("want a mapping, got %s", describe(item))})
+			errs = append(errs, &Error{Source: src, Err: fmt.Errorf("want an object, got %s", jsonvalue.Describe(item))})
 		}
 	}
 	return objs, errors.Join(errs...)
@@ -139,26 +141,6 @@ func (d Document) YAMLError(err error) *Error {
 		return &Error{Source: d.At(max(line, d.Line)), Err: errors.New("invalid YAML: " + strings.Join(problems, "; "))}
 	}
 	return &Error{Source: d.Source, Err: errors.New("invalid YAML: " + strings.TrimPrefix(msg, "yaml: "))}
-}
-
-// describe names the type of a JSON value as a user sees it: "a mapping",
-// "a sequence", "a string", "a number", "a boolean" or "null".
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "a mapping"
-	case []any:
-		return "a sequence"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case int64, float64:
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // Skipped is the warning for an object skipped for its kind by a reader

@@ -54,10 +54,10 @@ func TestParse(t *testing.T) {
 			name: "bad documents do not stop the others",
 			data: "- a\n---\nkind: A\nmetadata: {name: a}\n---\n# the next is broken\nkind: [B\n---\nkind: List\nitems: [{kind: C}, 3]\n---\nkind: List\nitems: {a: b}\n",
 			want: []obj{{"f.yaml:3: document 2", "a"}, {"f.yaml:9: document 4 item 1", nil}},
-			err: "f.yaml:1: document 1: want a mapping, got a sequence\n" +
+			err: "f.yaml:1: document 1: want an object, got a list\n" +
 				"f.yaml:7: document 3: invalid YAML: did not find expected ',' or ']'\n" +
-				"f.yaml:9: document 4 item 2: want a mapping, got a number\n" +
-				"f.yaml:12: document 5: items: want a sequence, got a mapping",
+				"f.yaml:9: document 4 item 2: want an object, got a number\n" +
+				"f.yaml:12: document 5: items: want a list, got an object",
 		},
 		{
 			name: "a key given twice",

@@ -72,7 +72,7 @@ func (d *decoder) document(pos Position, root *yaml.Node) {
 	}
 	pos.Line = n.Line
 	if n.Kind != yaml.MappingNode {
-		d.errorAt(pos, n.Line, "", "", fmt.Errorf("want a mapping, got %s", describe(n)))
+		d.errorAt(pos, n.Line, "", "", fmt.Errorf("want an object, got %s", describe(n)))
 		return
 	}
 	apiVersion, kind := lookupString(n, "apiVersion"), lookupString(n, "kind")
@@ -84,7 +84,7 @@ func (d *decoder) document(pos Position, root *yaml.Node) {
 			return
 		}
 		if seq := resolve(items); seq.Kind != yaml.SequenceNode {
-			d.errorAt(pos, items.Line, "items", "", fmt.Errorf("want a sequence, got %s", describe(seq)))
+			d.errorAt(pos, items.Line, "items", "", fmt.Errorf("want a list, got %s", describe(seq)))
 			return
 		}
 		for i, item := range resolve(items).Content {

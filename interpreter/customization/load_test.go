@@ -102,9 +102,9 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
-			name: "List items not a sequence",
+			name: "List items not a list",
 			src:  doc("apiVersion: v1", "kind: List", "items:", "  a: b"),
-			want: []string{`f.yaml:4: document 1: items: want a sequence, got a mapping`},
+			want: []string{`f.yaml:4: document 1: items: want a list, got an object`},
 		},
 		{
 			name: "missing apiVersion",
@@ -112,9 +112,9 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`f.yaml:1: document 1 "hooks": apiVersion: missing, want config.karmada.io/v1alpha1`},
 		},
 		{
-			name: "document not a mapping",
+			name: "document not an object",
 			src:  doc("- a", "- b"),
-			want: []string{`f.yaml:1: document 1: want a mapping, got a sequence`},
+			want: []string{`f.yaml:1: document 1: want an object, got a list`},
 		},
 		{
 			name: "wrong apiVersion",
@@ -167,9 +167,9 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`f.yaml:7: document 1 "hooks": spec.target.apiVersion: invalid: "apps/"`},
 		},
 		{
-			name: "target not a mapping",
+			name: "target not an object",
 			src:  withSpec("spec:", "  target: apps/v1", "  customizations: {}"),
-			want: []string{`f.yaml:6: document 1 "hooks": spec.target: want a mapping, got a string`},
+			want: []string{`f.yaml:6: document 1 "hooks": spec.target: want an object, got a string`},
 		},
 		{
 			name: "missing customizations",
@@ -214,9 +214,9 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
-			name: "rule not a mapping",
+			name: "rule not an object",
 			src:  withRules("    retention: function Retain() end"),
-			want: []string{`f.yaml:8: document 1 "hooks": spec.customizations.retention: want a mapping, got a string`},
+			want: []string{`f.yaml:8: document 1 "hooks": spec.customizations.retention: want an object, got a string`},
 		},
 		{
 			name: "errors in two documents",

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // resolve follows document wrappers and aliases to the node that holds a value.
@@ -32,26 +34,26 @@ func isNull(n *yaml.Node) bool {
 	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
-// describe names a node's type as a user sees it.
+// describe names a node's type as messages name JSON types.
 func describe(n *yaml.Node) string {
 	if n == nil {
-		return "null"
+		return jsonvalue.Null
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		return "a mapping"
+		return jsonvalue.Object
 	case yaml.SequenceNode:
-		return "a sequence"
+		return jsonvalue.List
 	}
 	switch n.Tag {
 	case "!!str":
-		return "a string"
+		return jsonvalue.String
 	case "!!int", "!!float":
-		return "a number"
+		return jsonvalue.Number
 	case "!!bool":
-		return "a boolean"
+		return jsonvalue.Boolean
 	case "!!null":
-		return "null"
+		return jsonvalue.Null
 	}
 	return n.Tag
 }
@@ -92,7 +94,7 @@ func (d *decoder) mapping(pos Position, n *yaml.Node, path, key string) *yaml.No
 	if v := resolve(n); v != nil && v.Kind == yaml.MappingNode {
 		return v
 	}
-	d.errorAt(pos, n.Line, path, key, fmt.Errorf("want a mapping, got %s", describe(resolve(n))))
+	d.errorAt(pos, n.Line, path, key, fmt.Errorf("want an object, got %s", describe(resolve(n))))
 	return nil
 }
 

@@ -3,6 +3,8 @@ package podspec
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // The helpers below read one value of unstructured JSON. A nil value
@@ -109,24 +111,5 @@ func (e *pathError) Error() string { return e.path + ": " + e.err.Error() }
 func (e *pathError) Unwrap() error { return e.err }
 
 func typeError(want string, got any) error {
-	return fmt.Errorf("expected %s, got %s", want, jsonType(got))
-}
-
-// jsonType names the JSON type of an unstructured value.
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
-		return "a number"
-	}
-	return fmt.Sprintf("a Go %T", v)
+	return fmt.Errorf("expected %s, got %s", want, jsonvalue.Describe(got))
 }
