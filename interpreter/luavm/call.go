@@ -13,28 +13,30 @@ import (
 // call's deadline and memory budget, then hands the state to body. Every
 // error it returns is an *interpreter.ScriptError for s and op.
 func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operation, body func(st *state) error) (err error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	st, err := e.pool.acquire(ctx)
 	if err != nil {
 		return scriptError(s, op, 0, fmt.Errorf("waiting for a Lua state: %w", err))
 	}
-	w := e.watchdog.watch(ctx, cancel, e.cfg.timeout, e.cfg.budget)
+	cc := st.ctx
+	e.watchdog.watch(&st.watch, cc, cc.begin(ctx), ctx, e.cfg.timeout, e.cfg.budget)
 	broken := true
 	defer func() {
-		e.watchdog.unwatch(w)
+		e.watchdog.unwatch(&st.watch)
 		if r := recover(); r != nil {
 			err = scriptError(s, op, 0, fmt.Errorf("internal error: %v", r))
 		}
 		st.finish()
+		if !cc.end() {
+			st.ctx = newCallContext()
+		}
 		e.pool.release(st, broken)
 	}()
 
 	L := st.L
-	L.SetContext(ctx)
-	st.env, st.print, st.limit, st.limitMessage = st.newEnv(), e.printSink(ctx), nil, ""
+	L.SetContext(cc)
+	st.print, st.limit, st.limitMessage = e.printSink(ctx), nil, ""
 	chunk := L.NewFunctionFromProto(s.proto)
-	chunk.Env = st.env
+	chunk.Env = st.newEnv()
 	L.Push(chunk)
 	L.Push(st.concat)
 	if s.cover != nil {
@@ -44,14 +46,14 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 	}
 	L.Push(st.passOn)
 	if err := L.PCall(3, 0, nil); err != nil {
-		broken = context.Cause(ctx) != nil
-		return callError(ctx, st, s, op, err)
+		broken = cc.Cause() != nil
+		return callError(cc.Cause(), st, s, op, err)
 	}
 	err = body(st)
-	broken = context.Cause(ctx) != nil
+	broken = cc.Cause() != nil
 	if err != nil {
 		if _, ok := err.(*lua.ApiError); ok {
-			return callError(ctx, st, s, op, err)
+			return callError(cc.Cause(), st, s, op, err)
 		}
 		return scriptError(s, op, 0, err)
 	}
@@ -63,7 +65,9 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 func (st *state) finish() {
 	st.L.SetTop(0)
 	st.L.RemoveContext()
-	st.env, st.print = nil, nil
+	st.clearEnv()
+	st.print = nil
+	clear(st.results[:])
 	st.lazy.reset()
 }
 
@@ -80,7 +84,8 @@ func (st *state) function(name string) (*lua.LFunction, error) {
 }
 
 // call runs the operation's global function with args and returns its
-// first nret results (nil for those it did not return).
+// first nret results (nil for those it did not return), at most two, in a
+// slice the next call reuses.
 func (st *state) call(op interpreter.Operation, nret int, args ...lua.LValue) ([]lua.LValue, error) {
 	fn, err := st.function(op.LuaFunction())
 	if err != nil {
@@ -94,7 +99,7 @@ func (st *state) call(op interpreter.Operation, nret int, args ...lua.LValue) ([
 	if err := L.PCall(len(args), nret, nil); err != nil {
 		return nil, err
 	}
-	results := make([]lua.LValue, nret)
+	results := st.results[:nret]
 	for i := range results {
 		results[i] = L.Get(i - nret)
 	}

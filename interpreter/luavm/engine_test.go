@@ -45,6 +45,16 @@ end`},
   _G.marker, _G.print = 1, nil
   return fresh and print == nil
 end`},
+		{"many globals", `function InterpretHealth(obj)
+  local fresh = g1 == nil and g100 == nil
+  for i = 1, 100 do _G["g" .. i] = i end
+  return fresh and g100 == 100
+end`},
+		{"globals that are not names", `function InterpretHealth(obj)
+  local fresh = _G[1] == nil and _G[true] == nil
+  _G[1], _G[true] = "one", "yes"
+  return fresh
+end`},
 		{"unset builtins", `function InterpretHealth(obj)
   local fresh = type(pairs) == "function" and string ~= nil
   pairs, string = nil, nil

@@ -76,10 +76,11 @@ func errorValueText(v lua.LValue) string {
 // callError builds the error of a call that failed in Lua: the engine's
 // own limits first (the deadline and the memory budget, whatever message
 // the interrupted script produced), then the caller's cancellation, then
-// the script's error.
-func callError(ctx context.Context, st *state, s *Script, op interpreter.Operation, err error) error {
+// the script's error. stopped is why the call's context was stopped, if
+// it was.
+func callError(stopped error, st *state, s *Script, op interpreter.Operation, err error) error {
 	line, cause := luaError(err)
-	switch c := context.Cause(ctx); {
+	switch c := stopped; {
 	case errors.Is(c, ErrTimeout), errors.Is(c, ErrMemoryLimit):
 		return scriptError(s, op, line, c)
 	case errors.Is(c, context.DeadlineExceeded):

@@ -58,8 +58,8 @@ func (d *decoder) root(v lua.LValue, want shape) (any, error) {
 
 // empty reports whether t has no entries, lazily or not.
 func (d *decoder) empty(t *lua.LTable) bool {
-	if src, ok := d.lazy.source(t); ok {
-		return len(fields(src)) == 0
+	if e, ok := d.lazy.entry(t); ok {
+		return e.empty()
 	}
 	k, _ := t.Next(lua.LNil)
 	return k == lua.LNil
@@ -84,7 +84,7 @@ func (d *decoder) value(v lua.LValue, inArray bool) (out any, keep bool, err err
 	case *lua.LTable:
 		if e, ok := d.lazy.entry(v); ok {
 			d.values--
-			return d.lazyValue(e, inArray)
+			return d.lazyValue(v, e, inArray)
 		}
 		if d.empty(v) {
 			return d.emptyTable(inArray)
@@ -129,17 +129,27 @@ func (d *decoder) emptyTable(inArray bool) (any, bool, error) {
 	return nil, false, nil
 }
 
-func (d *decoder) table(t *lua.LTable) (any, error) {
+// enter starts converting the table t, inside those being converted; leave ends it.
+func (d *decoder) enter(t *lua.LTable) error {
 	if len(d.parents) >= maxDepth {
-		return nil, &convError{msg: fmt.Sprintf("tables nest deeper than %d levels", maxDepth)}
+		return &convError{msg: fmt.Sprintf("tables nest deeper than %d levels", maxDepth)}
 	}
 	for _, p := range d.parents {
 		if p == t {
-			return nil, &convError{msg: "table contains itself"}
+			return &convError{msg: "table contains itself"}
 		}
 	}
 	d.parents = append(d.parents, t)
-	defer func() { d.parents = d.parents[:len(d.parents)-1] }()
+	return nil
+}
+
+func (d *decoder) leave() { d.parents = d.parents[:len(d.parents)-1] }
+
+func (d *decoder) table(t *lua.LTable) (any, error) {
+	if err := d.enter(t); err != nil {
+		return nil, err
+	}
+	defer d.leave()
 
 	n, maxIndex, array := 0, 0, true
 	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
@@ -212,30 +222,63 @@ func numberKey(n lua.LNumber) string {
 	return n.String()
 }
 
-// lazyValue converts a table that is still lazy: from its Go map, but for
-// the children the script reached, which may have changed. A map whose
-// subtree the script has not reached is taken as it is when borrowing.
-func (d *decoder) lazyValue(e *lazyEntry, inArray bool) (any, bool, error) {
+// lazyValue converts the table t that is still lazy: from its Go map,
+// but for the fields it remembers (see lazyEntry), which are converted as
+// they now are. A map whose subtree the script has not reached is taken
+// as it is when borrowing.
+func (d *decoder) lazyValue(t *lua.LTable, e *lazyEntry, inArray bool) (any, bool, error) {
 	m := fields(e.src)
-	if len(e.children) == 0 {
+	if len(e.overlay) == 0 {
 		if d.borrow {
 			return m, true, nil
 		}
 		return d.goValue(m, inArray)
 	}
+	if e.empty() {
+		return d.emptyTable(inArray)
+	}
 	if d.values++; d.values > maxValues {
 		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
 	}
+	if err := d.enter(t); err != nil {
+		return nil, false, err
+	}
+	defer d.leave()
 	out, err := d.mapOf(m, func(k string, v any) (any, bool, error) {
-		if c, ok := e.children[k]; ok {
-			return d.value(c, false)
+		if c, ok := e.overlay[k]; ok {
+			return d.field(c)
 		}
 		if d.borrow {
 			return v, true, nil
 		}
 		return d.goValue(v, false)
 	})
-	return out, err == nil, err
+	if err != nil {
+		return nil, false, err
+	}
+	for k, c := range e.overlay {
+		if _, inMap := m[k]; inMap {
+			continue
+		}
+		d.keys = append(d.keys, k)
+		val, keep, err := d.field(c)
+		d.keys = d.keys[:len(d.keys)-1]
+		if err != nil {
+			return nil, false, atKey(err, k)
+		}
+		if keep {
+			out[k] = val
+		}
+	}
+	return out, true, nil
+}
+
+// field converts the value of a field of a table: nil is no field.
+func (d *decoder) field(v lua.LValue) (any, bool, error) {
+	if v == lua.LNil {
+		return nil, false, nil
+	}
+	return d.value(v, false)
 }
 
 // mapOf converts each entry of m at its key's path, leaving out those
@@ -267,7 +310,7 @@ func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		if len(v) == 0 {
+		if noFields(v) {
 			return d.emptyTable(inArray)
 		}
 		if len(d.keys) >= maxDepth {
@@ -326,6 +369,17 @@ func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 		return d.value(v, inArray)
 	}
 	return nil, false, &convError{msg: fmt.Sprintf("cannot convert a Go %T", v)}
+}
+
+// noFields reports whether m has no field a Lua table would have: none,
+// or only nulls.
+func noFields(m map[string]any) bool {
+	for _, v := range m {
+		if v != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // emptyRefs answers, for a field path, whether the reference objects held

@@ -14,15 +14,18 @@ import (
 // answers a read from the map: a scalar as a Lua value, a map as a
 // further lazy table and a slice as an ordinary table (so that # and
 // ipairs see its elements); a child table is made once and remembered, so
-// that it is the same table on every read. The first write (__newindex),
-// and pairs, next and os.time, which read tables raw, fill the table in
-// (materialize) from the map and its remembered children, after which it
-// is an ordinary table. getmetatable, rawget and the like are not in the
-// sandbox, so a script cannot tell a lazy table from one converted in full.
+// that it is the same table on every read. A write of a string key
+// (__newindex) is remembered the same way, over the map, so that setting
+// obj.spec.replicas costs one entry, not the filling in of obj and spec.
+// pairs, next, os.time and table.insert, which read or write tables raw,
+// and a write of any other key fill the table in (materialize) from the
+// map and what it remembers, after which it is an ordinary table.
+// getmetatable, rawget and the like are not in the sandbox, so a script
+// cannot tell a lazy table from one converted in full.
 //
 // When a result is converted back, a table still lazy is taken from its
-// Go map (see decoder.goValue), but for the fields whose children the
-// script reached, which are converted as they now are.
+// Go map (see decoder.goValue), but for the fields it remembers, which
+// are converted as they now are.
 //
 // kube.accuratePodRequirements returns a lazy table too, over the typed
 // requirements it computed: a GetReplicas that returns it untouched hands
@@ -36,8 +39,47 @@ type lazyTables struct {
 
 // lazyEntry is what one lazy table holds.
 type lazyEntry struct {
-	src      lazySource
-	children map[string]lua.LValue // the child tables handed out so far
+	src lazySource
+	// overlay holds the fields that no longer read from src: the child
+	// tables handed out, and what the script set (nil for a field it
+	// removed).
+	overlay map[string]lua.LValue
+}
+
+func (e *lazyEntry) put(key string, v lua.LValue) {
+	if e.overlay == nil {
+		e.overlay = map[string]lua.LValue{}
+	}
+	e.overlay[key] = v
+}
+
+// goMap returns the map the entry reads from, for any source but members.
+// Typed requirements are laid out as a map once and read as one from then on.
+func (e *lazyEntry) goMap() map[string]any {
+	if req, ok := e.src.(*interpreter.ReplicaRequirements); ok {
+		e.src = requirementsMap(req)
+	}
+	m, _ := e.src.(map[string]any)
+	return m
+}
+
+// empty reports whether the table has no field, as Lua sees it: a field
+// holding null in the map is no field.
+func (e *lazyEntry) empty() bool {
+	for _, v := range e.overlay {
+		if v != lua.LNil {
+			return false
+		}
+	}
+	if len(e.overlay) == 0 {
+		return noFields(fields(e.src))
+	}
+	for k, v := range fields(e.src) {
+		if _, over := e.overlay[k]; !over && v != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // lazySource is a map[string]any, typed requirements
@@ -102,7 +144,7 @@ func (lt *lazyTables) newEntry() *lazyEntry {
 func (lt *lazyTables) reset() {
 	for t, e := range lt.entries {
 		e.src = nil
-		clear(e.children)
+		clear(e.overlay)
 		lt.free = append(lt.free, e)
 		delete(lt.entries, t)
 	}
@@ -117,30 +159,18 @@ func (lt *lazyTables) entry(t *lua.LTable) (*lazyEntry, bool) {
 	return e, ok
 }
 
-// source returns what a table that is still lazy holds.
-func (lt *lazyTables) source(t *lua.LTable) (lazySource, bool) {
-	e, ok := lt.entry(t)
-	if !ok {
-		return nil, false
-	}
-	return e.src, true
-}
-
 // field reads one field of a lazy table.
 func (st *state) field(e *lazyEntry, key string) lua.LValue {
+	if v, ok := e.overlay[key]; ok {
+		return v
+	}
 	if ms, ok := e.src.(members); ok {
 		if v, ok := ms[key]; ok {
 			return v
 		}
 		return lua.LNil
 	}
-	if c, ok := e.children[key]; ok {
-		return c
-	}
-	if req, ok := e.src.(*interpreter.ReplicaRequirements); ok {
-		e.src = requirementsMap(req) // read as a map from now on
-	}
-	v, ok := e.src.(map[string]any)[key]
+	v, ok := e.goMap()[key]
 	if !ok {
 		return lua.LNil
 	}
@@ -149,10 +179,7 @@ func (st *state) field(e *lazyEntry, key string) lua.LValue {
 		st.L.RaiseError("converting the input: %s", atKey(err, key).Error())
 	}
 	if _, isTable := lv.(*lua.LTable); isTable {
-		if e.children == nil {
-			e.children = map[string]lua.LValue{}
-		}
-		e.children[key] = lv
+		e.put(key, lv)
 	}
 	return lv
 }
@@ -167,11 +194,20 @@ func (st *state) materialize(t *lua.LTable) {
 	t.Metatable = lua.LNil
 	if ms, ok := e.src.(members); ok {
 		for name, v := range ms {
-			t.RawSetString(name, v)
+			if _, over := e.overlay[name]; !over {
+				t.RawSetString(name, v)
+			}
 		}
 	} else {
-		for k := range fields(e.src) {
-			t.RawSetString(k, st.field(e, k))
+		for k := range e.goMap() {
+			if _, over := e.overlay[k]; !over {
+				t.RawSetString(k, st.field(e, k))
+			}
+		}
+	}
+	for k, v := range e.overlay {
+		if v != lua.LNil {
+			t.RawSetString(k, v)
 		}
 	}
 	delete(st.lazy.entries, t)
@@ -193,15 +229,23 @@ func (st *state) lazyIndex(L *lua.LState) int {
 	return 1
 }
 
-// lazyNewIndex is __newindex of lazy tables.
+// lazyNewIndex is __newindex of lazy tables: a string key is remembered,
+// any other fills the table in first.
 func (st *state) lazyNewIndex(L *lua.LState) int {
 	t := L.CheckTable(1)
-	st.materialize(t)
-	L.RawSet(t, L.Get(2), L.Get(3))
+	key, value := L.Get(2), L.Get(3)
+	if e, ok := st.lazy.entry(t); ok {
+		if name, isString := key.(lua.LString); isString {
+			e.put(string(name), value)
+			return 0
+		}
+		st.materialize(t)
+	}
+	L.RawSet(t, key, value)
 	return 0
 }
 
-// materializing wraps a function that reads its first argument raw.
+// materializing wraps a function that reads or writes its first argument raw.
 func (st *state) materializing(fn lua.LGFunction) lua.LGFunction {
 	return func(L *lua.LState) int {
 		if t, ok := L.Get(1).(*lua.LTable); ok {

@@ -172,9 +172,10 @@ func luaJSONType(kind string) string {
 
 func requirementsResult(lazy *lazyTables, v lua.LValue) (*interpreter.ReplicaRequirements, error) {
 	if t, ok := v.(*lua.LTable); ok {
-		// Straight from kube.accuratePodRequirements, made in this call.
-		if src, ok := lazy.source(t); ok {
-			if req, ok := src.(*interpreter.ReplicaRequirements); ok {
+		// Straight from kube.accuratePodRequirements, made in this call,
+		// and not read or changed since.
+		if e, ok := lazy.entry(t); ok && len(e.overlay) == 0 {
+			if req, ok := e.src.(*interpreter.ReplicaRequirements); ok {
 				return req, nil
 			}
 		}

@@ -28,7 +28,8 @@ func init() { lua.MaxArrayIndex = 1 << 18 }
 // the rest (collectgarbage, dofile, getfenv, getmetatable, load, loadfile,
 // loadstring, module, newproxy, rawequal, rawget, rawset, setfenv,
 // setmetatable) are left out. print and require are the engine's own, and
-// next and pairs fill in lazy tables before reading them.
+// next and pairs fill in lazy tables before reading them (as do os.time
+// and table.insert).
 var baseFunctions = []string{
 	"assert", "error", "ipairs", "next", "pcall", "select",
 	"tonumber", "tostring", "type", "unpack", "xpcall", "_VERSION",
@@ -58,8 +59,17 @@ type state struct {
 	passOn  *lua.LFunction     // returns its arguments, for (return) (see rewriter)
 	lazy    *lazyTables
 
+	// The globals of a call, emptied after it for the next (see newEnv).
+	env      *lua.LTable
+	envNames map[string]struct{} // the names scripts have set in env
+	envOther bool                // a script set a key that is not a name
+	envKeys  []lua.LValue        // for emptying env
+
+	ctx     *callContext  // what the calls run under (see callContext)
+	watch   watch         // the watchdog's view of the running call
+	results [2]lua.LValue // of the call's function
+
 	// Set for the duration of one call.
-	env          *lua.LTable  // the call's globals
 	touched      uint64       // bits of the globals the call has read or set
 	print        func(string) // where print writes
 	limit        error        // the last memory-limit error raised, if any
@@ -72,7 +82,7 @@ func newState(cfg *config) *state {
 		L.Push(L.NewFunction(open))
 		L.Call(0, 0)
 	}
-	st := &state{L: L, cfg: cfg, libs: map[string]members{}, modules: map[string]members{}}
+	st := &state{L: L, cfg: cfg, libs: map[string]members{}, modules: map[string]members{}, envNames: map[string]struct{}{}, ctx: newCallContext()}
 	st.lazy = &lazyTables{entries: map[*lua.LTable]*lazyEntry{}, meta: table(L, members{
 		"__index":    L.NewFunction(st.lazyIndex),
 		"__newindex": L.NewFunction(st.lazyNewIndex),
@@ -96,7 +106,10 @@ func newState(cfg *config) *state {
 		"gsub":   fn(st.strGsub),
 		"gmatch": fn(st.strGmatch),
 	})
-	st.libs["table"] = tbl.with(members{"concat": fn(st.tableConcat)})
+	st.libs["table"] = tbl.with(members{
+		"concat": fn(st.tableConcat),
+		"insert": fn(st.materializing(gfunc(tbl["insert"]))),
+	})
 	st.libs["math"] = math
 	st.libs["os"] = members{
 		"date": fn(st.osDate(gfunc(os["date"]))),
@@ -164,14 +177,45 @@ func table(L *lua.LState, ms members) *lua.LTable {
 	return t
 }
 
+// maxEnvNames bounds the names the globals of a state's calls may have
+// held before the table is replaced: a gopher-lua table keeps a slot for
+// every key it ever held, even once the key is removed.
+const maxEnvNames = 64
+
 // newEnv returns fresh globals for one call. They start empty and fill in
 // on first use (lookupGlobal), so a call pays only for the names it reads,
-// and nothing a script sets or changes outlives its call.
+// and nothing a script sets or changes outlives its call: clearEnv empties
+// them after the call, so that the next call on the state reuses the
+// table (and the slots of the names it held) instead of allocating anew.
 func (st *state) newEnv() *lua.LTable {
-	env := st.L.CreateTable(0, 4)
-	env.Metatable = st.envMeta
+	if st.env == nil {
+		st.env = st.L.CreateTable(0, 8)
+		st.env.Metatable = st.envMeta
+	}
 	st.touched = 0
-	return env
+	return st.env
+}
+
+// clearEnv empties the globals of the call that ended, or drops them when
+// they have held too many names, or a key that is not a name.
+func (st *state) clearEnv() {
+	if st.env == nil {
+		return
+	}
+	if st.envOther || len(st.envNames) > maxEnvNames {
+		st.env, st.envOther = nil, false
+		clear(st.envNames)
+		return
+	}
+	keys := st.envKeys[:0]
+	for k, _ := st.env.Next(lua.LNil); k != lua.LNil; k, _ = st.env.Next(k) {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		st.env.RawSet(k, lua.LNil)
+	}
+	clear(keys)
+	st.envKeys = keys[:0]
 }
 
 // lookupGlobal is the __index of a call's globals: on the first read of a
@@ -206,6 +250,11 @@ func (st *state) setGlobal(L *lua.LState) int {
 	key := L.Get(2)
 	if name, ok := key.(lua.LString); ok {
 		st.touched |= st.globals[string(name)].bit
+		if _, known := st.envNames[string(name)]; !known {
+			st.envNames[string(name)] = struct{}{}
+		}
+	} else {
+		st.envOther = true
 	}
 	L.RawSet(env, key, L.Get(3))
 	return 0

@@ -39,7 +39,8 @@ type watchdog struct {
 
 // watch is one call under the watchdog.
 type watch struct {
-	cancel   context.CancelCauseFunc
+	ctx      *callContext
+	gen      uint64 // the call's generation in ctx
 	deadline time.Time
 	timeout  time.Duration
 	baseline uint64
@@ -58,12 +59,13 @@ func (w *watchdog) readHeap() uint64 {
 	return heap
 }
 
-// watch starts watching a call: cancel stops it, with ErrTimeout once
-// timeout has passed (or at ctx's deadline, if that is earlier) and with
-// ErrMemoryLimit once the heap has grown by budget.
-func (w *watchdog) watch(ctx context.Context, cancel context.CancelCauseFunc, timeout time.Duration, budget int64) *watch {
-	c := &watch{cancel: cancel, deadline: time.Now().Add(timeout), timeout: timeout, budget: uint64(budget)}
-	if d, ok := ctx.Deadline(); ok && d.Before(c.deadline) {
+// watch starts watching the call of generation gen of ctx, which it
+// stops with ErrTimeout once timeout has passed (or at the caller's
+// deadline, if that is earlier) and with ErrMemoryLimit once the heap has
+// grown by budget. c is where the watchdog keeps the call until unwatch.
+func (w *watchdog) watch(c *watch, ctx *callContext, gen uint64, caller context.Context, timeout time.Duration, budget int64) {
+	*c = watch{ctx: ctx, gen: gen, deadline: time.Now().Add(timeout), timeout: timeout, budget: uint64(budget)}
+	if d, ok := caller.Deadline(); ok && d.Before(c.deadline) {
 		c.deadline, c.timeout = d, time.Until(d)
 	}
 	w.mu.Lock()
@@ -76,7 +78,6 @@ func (w *watchdog) watch(ctx context.Context, cancel context.CancelCauseFunc, ti
 		go w.loop()
 	}
 	w.calls[c] = struct{}{}
-	return c
 }
 
 func (w *watchdog) unwatch(c *watch) {
@@ -105,9 +106,9 @@ func (w *watchdog) loop() {
 		for c := range w.calls {
 			switch {
 			case now.After(c.deadline):
-				c.cancel(fmt.Errorf("%w of %s", ErrTimeout, c.timeout.Round(time.Millisecond)))
+				c.ctx.stop(c.gen, fmt.Errorf("%w of %s", ErrTimeout, c.timeout.Round(time.Millisecond)))
 			case heap > c.baseline+c.budget:
-				c.cancel(fmt.Errorf("%w: the heap grew by %d MiB while the call ran (budget %d MiB)",
+				c.ctx.stop(c.gen, fmt.Errorf("%w: the heap grew by %d MiB while the call ran (budget %d MiB)",
 					ErrMemoryLimit, (heap-c.baseline+mebiRoundUp)/bytesInMebi, (c.budget+mebiRoundUp)/bytesInMebi))
 			default:
 				continue
