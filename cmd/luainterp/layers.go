@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
-	"github.com/luainterp/luainterp/interpreter/customization"
 )
 
 // layersOptions are the flags of `luainterp layers`.
@@ -47,7 +45,7 @@ the customizations.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&o.customizations, "filename", "f", nil, "customization file or directory (YAML or JSON; repeatable; - for stdin)")
+	addCustomizationFlag(f, &o.customizations)
 	f.StringVar(&o.apiVersion, "api-version", "", "the kind's group and version, e.g. apps/v1")
 	f.StringVar(&o.kind, "kind", "", "the kind, e.g. Deployment")
 	f.StringVar(&o.objectFile, "object-file", "", "an object whose apiVersion and kind to use (YAML or JSON; - for stdin)")
@@ -68,6 +66,9 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 		if _, err := parseFormat(o.output); err != nil {
 			return err
 		}
+	}
+	if err := checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--object-file", []string{o.objectFile}}); err != nil {
+		return err
 	}
 	gvks, err := o.kinds(cmd)
 	if err != nil {
@@ -109,7 +110,9 @@ type kindLister interface {
 	Kinds() []schema.GroupVersionKind
 }
 
-// withLayerKinds adds to gvks the kinds the registry's layers list, sorted.
+// withLayerKinds adds to gvks the kinds the registry's layers list
+// (built-in handlers, bundled scripts, the targets of the customizations),
+// sorted.
 func withLayerKinds(gvks []schema.GroupVersionKind, reg *interpreter.Registry) []schema.GroupVersionKind {
 	for _, l := range interpreter.Layers() {
 		lister, ok := reg.Get(l).(kindLister)
@@ -126,8 +129,8 @@ func withLayerKinds(gvks []schema.GroupVersionKind, reg *interpreter.Registry) [
 	return gvks
 }
 
-// kinds returns the kind the flags name or, when they name none, the
-// targets of the customizations (the layers add theirs).
+// kinds returns the kind the flags name; none when they name none (then
+// every kind the layers list is shown).
 func (o *layersOptions) kinds(cmd *cobra.Command) ([]schema.GroupVersionKind, error) {
 	switch {
 	case o.objectFile != "" && (o.apiVersion != "" || o.kind != ""):
@@ -147,25 +150,7 @@ func (o *layersOptions) kinds(cmd *cobra.Command) ([]schema.GroupVersionKind, er
 		}
 		return []schema.GroupVersionKind{gv.WithKind(o.kind)}, nil
 	}
-	var gvks []schema.GroupVersionKind
-	if len(o.customizations) > 0 {
-		// The registry reads the files again: keep standard input for it.
-		stdin, err := io.ReadAll(cmd.InOrStdin())
-		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		cmd.SetIn(bytes.NewReader(stdin))
-		set, err := customization.Loader{Stdin: bytes.NewReader(stdin)}.Load(o.customizations...)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range set.Customizations {
-			if !slices.Contains(gvks, c.Target) {
-				gvks = append(gvks, c.Target)
-			}
-		}
-	}
-	return gvks, nil
+	return nil, nil
 }
 
 func compareGVK(a, b schema.GroupVersionKind) int {

@@ -76,18 +76,18 @@ func TestLayers(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, err := runCLI(t, tt.stdin, append([]string{"layers"}, tt.args...)...)
-			require.NoError(t, err, stderr)
-			assert.Equal(t, tt.want, stdout)
+			r := run(t, tt.stdin, append([]string{"layers"}, tt.args...)...)
+			require.NoError(t, r.err, r.stderr)
+			assert.Equal(t, tt.want, r.stdout)
 		})
 	}
 }
 
 func TestLayersEveryKind(t *testing.T) {
-	stdout, stderr, err := runCLI(t, "", "layers", "-f", layersCustomizations, "-o", "json")
-	require.NoError(t, err, stderr)
+	r := run(t, "", "layers", "-f", layersCustomizations, "-o", "json")
+	require.NoError(t, r.err, r.stderr)
 	var rows []kindLayers
-	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows))
 	byKind := map[string]kindLayers{}
 	for _, row := range rows {
 		key := row.APIVersion + " " + row.Kind
@@ -126,17 +126,18 @@ func TestLayersErrors(t *testing.T) {
 		{"bad version", []string{"--api-version", "a/b/c", "--kind", "K"}, "--api-version: unexpected GroupVersion string: a/b/c"},
 		{"missing object file", []string{"--object-file", filepath.Join("testdata", "layers", "nope.yaml")}, "--object-file: testdata/layers/nope.yaml: no such file or directory"},
 		{"bad format", []string{"-o", "xml"}, `--output: unknown format "xml": want yaml or json`},
+		{"standard input twice", []string{"-f", "-", "--object-file", "-"}, "--object-file: standard input is already read for -f"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := runCLI(t, "", append([]string{"layers"}, tt.args...)...)
-			require.Error(t, err)
-			assert.Equal(t, tt.want, err.Error())
+			r := run(t, "", append([]string{"layers"}, tt.args...)...)
+			require.Error(t, r.err)
+			assert.Equal(t, tt.want, r.err.Error())
 		})
 	}
 	t.Run("a broken customization", func(t *testing.T) {
-		_, _, err := runCLI(t, "kind: ResourceInterpreterCustomization\n", "layers", "-f", "-")
-		require.Error(t, err)
-		assert.True(t, strings.Contains(err.Error(), "<stdin>") || strings.Contains(err.Error(), "stdin"), err.Error())
+		r := run(t, "kind: ResourceInterpreterCustomization\n", "layers", "-f", "-")
+		require.Error(t, r.err)
+		assert.True(t, strings.Contains(r.err.Error(), "<stdin>") || strings.Contains(r.err.Error(), "stdin"), r.err.Error())
 	})
 }

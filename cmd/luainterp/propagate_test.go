@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,19 +11,6 @@ import (
 
 	"github.com/luainterp/luainterp/binding/input"
 )
-
-// runCLI runs the luainterp command in-process.
-func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	root := newRootCommand()
-	root.SetArgs(args)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	err = root.Execute()
-	return out.String(), errOut.String(), err
-}
 
 // TestPropagateCases runs every binding case through propagate: the
 // conformance sample produced by Karmada (testdata/conformance/binding),
@@ -50,21 +36,21 @@ func TestPropagateCases(t *testing.T) {
 					"--clusters", filepath.Join(dir, "clusters.yaml"),
 					"--policies", filepath.Join(dir, "policies.yaml"),
 				}
-				stdout, stderr, err := runCLI(t, "", args...)
+				r := run(t, "", args...)
 				wantFailures := readLines(t, filepath.Join(dir, "errors.txt"))
-				failures := failureLines(stderr)
-				require.Len(t, failures, len(wantFailures), "stderr:\n%s", stderr)
+				failures := failureLines(r.stderr)
+				require.Len(t, failures, len(wantFailures), "stderr:\n%s", r.stderr)
 				for i, want := range wantFailures {
 					assert.Contains(t, failures[i], want)
 				}
 				if len(wantFailures) > 0 {
-					assert.Equal(t, 1, exitCode(err))
+					assert.Equal(t, 1, r.code)
 				} else {
-					require.NoError(t, err, stderr)
+					require.NoError(t, r.err, r.stderr)
 				}
 				want, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
 				require.NoError(t, err)
-				assert.Equal(t, works(t, "expected.yaml", want), works(t, "stdout", []byte(stdout)))
+				assert.Equal(t, works(t, "expected.yaml", want), works(t, "stdout", []byte(r.stdout)))
 			})
 		}
 	}
@@ -110,11 +96,11 @@ const demo = "../../testdata/examples/propagate/"
 
 func TestPropagateDemo(t *testing.T) {
 	out := t.TempDir()
-	_, stderr, err := runCLI(t, "", "propagate", "--template", demo+"cloneset.yaml", "--binding", demo+"cloneset-binding.yaml",
+	r := run(t, "", "propagate", "--template", demo+"cloneset.yaml", "--binding", demo+"cloneset-binding.yaml",
 		"--clusters", demo+"clusters.yaml", "--policies", demo+"policies.yaml",
 		"-f", demo+"cloneset-customization.yaml", "--out", out, "-o", "json")
-	require.NoError(t, err, stderr)
-	assert.Contains(t, stderr, "ok   cluster eu-ams: work karmada-es-eu-ams/storefront-59f6964696, replicas 2")
+	require.NoError(t, r.err, r.stderr)
+	assert.Contains(t, r.stderr, "ok   cluster eu-ams: work karmada-es-eu-ams/storefront-59f6964696, replicas 2")
 	data, err := os.ReadFile(filepath.Join(out, "karmada-es-ap-sgp", "storefront-59f6964696.json"))
 	require.NoError(t, err)
 	docs := works(t, "work.json", data)
@@ -155,16 +141,16 @@ spec:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"propagate", "--template", demo + "cloneset.yaml", "--binding", demo + "cloneset-binding.yaml", "-o", "json"}, tt.args...)
-			stdout, stderr, err := runCLI(t, "", args...)
-			require.NoError(t, err, stderr)
-			assert.Contains(t, strings.Split(stderr, "\n"), tt.wantStderr)
+			r := run(t, "", args...)
+			require.NoError(t, r.err, r.stderr)
+			assert.Contains(t, strings.Split(r.stderr, "\n"), tt.wantStderr)
 			var sgp []any
-			for _, w := range works(t, "stdout", []byte(stdout)) {
+			for _, w := range works(t, "stdout", []byte(r.stdout)) {
 				if w["metadata"].(map[string]any)["namespace"] == "karmada-es-ap-sgp" {
 					sgp = w["spec"].(map[string]any)["workload"].(map[string]any)["manifests"].([]any)
 				}
 			}
-			require.Len(t, sgp, 1, stdout)
+			require.Len(t, sgp, 1, r.stdout)
 			assert.Equal(t, tt.wantSgp, sgp[0].(map[string]any)["spec"].(map[string]any)["replicas"])
 		})
 	}
@@ -173,21 +159,15 @@ spec:
 func TestPropagateStdinAndBareClusters(t *testing.T) {
 	template, err := os.ReadFile(demo + "deployment.yaml")
 	require.NoError(t, err)
-	stdout, stderr, err := runCLI(t, string(template), "propagate", "--template", "-", "--binding", demo+"deployment-binding.yaml")
-	require.NoError(t, err, stderr)
-	assert.Len(t, works(t, "stdout", []byte(stdout)), 3)
-	assert.Contains(t, stderr, "ok   cluster eu-fra: work karmada-es-eu-fra/storefront-d9b447676, replicas 2, overrides: none")
+	r := run(t, string(template), "propagate", "--template", "-", "--binding", demo+"deployment-binding.yaml")
+	require.NoError(t, r.err, r.stderr)
+	assert.Len(t, works(t, "stdout", []byte(r.stdout)), 3)
+	assert.Contains(t, r.stderr, "ok   cluster eu-fra: work karmada-es-eu-fra/storefront-d9b447676, replicas 2, overrides: none")
 }
 
 func TestPropagateFailures(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		path := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
-		return path
-	}
-	job := write("job.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: b}\nspec: {completions: \"ten\", parallelism: 1}\n")
-	jobBinding := write("job-binding.yaml", `apiVersion: work.karmada.io/v1alpha2
+	job := writeFile(t, "job.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: b}\nspec: {completions: \"ten\", parallelism: 1}\n")
+	jobBinding := writeFile(t, "job-binding.yaml", `apiVersion: work.karmada.io/v1alpha2
 kind: ResourceBinding
 metadata: {name: j-job, namespace: b}
 spec:
@@ -196,8 +176,8 @@ spec:
   placement: {replicaScheduling: {replicaSchedulingType: Divided}}
   clusters: [{name: m1, replicas: 1}, {name: m2, replicas: 1}]
 `)
-	badPolicy := write("policy.yaml", "apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata: {name: p, namespace: b}\nspec:\n  overrideRules:\n  - overriders: {labelsOverrider: [{operator: add, value: [x]}]}\n")
-	noSpec := write("customization.yaml", "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: c}\n")
+	badPolicy := writeFile(t, "policy.yaml", "apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata: {name: p, namespace: b}\nspec:\n  overrideRules:\n  - overriders: {labelsOverrider: [{operator: add, value: [x]}]}\n")
+	noSpec := writeFile(t, "customization.yaml", "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: c}\n")
 	tests := []struct {
 		name string
 		args []string
@@ -209,17 +189,17 @@ spec:
 			`ResourceBinding b/j-job: spec.resource.apiVersion is "batch/v1" but the template's is "apps/v1"`},
 		{"policy of the wrong shape", []string{"--template", job, "--binding", jobBinding, "--policies", badPolicy},
 			"policy.yaml:1: document 1 (OverridePolicy b/p): json: cannot unmarshal array into Go struct field"},
-		{"template file missing", []string{"--template", filepath.Join(dir, "none.yaml"), "--binding", jobBinding}, "none.yaml: no such file"},
+		{"template file missing", []string{"--template", filepath.Join(t.TempDir(), "none.yaml"), "--binding", jobBinding}, "none.yaml: no such file"},
 		{"standard input twice", []string{"--template", "-", "--binding", jobBinding, "-f", "-"}, "-f: standard input is already read for --template"},
 		{"customization that does not load", []string{"--template", job, "--binding", jobBinding, "-f", noSpec}, noSpec + `:1: document 1 "c": spec: missing`},
 		{"unknown output format", []string{"--template", job, "--binding", jobBinding, "-o", "xml"}, `output format "xml": want yaml or json`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stdout, _, err := runCLI(t, "", append([]string{"propagate"}, tt.args...)...)
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.want)
-			assert.Empty(t, stdout, "no Work is written")
+			r := run(t, "", append([]string{"propagate"}, tt.args...)...)
+			require.Error(t, r.err)
+			assert.Contains(t, r.err.Error(), tt.want)
+			assert.Empty(t, r.stdout, "no Work is written")
 		})
 	}
 }

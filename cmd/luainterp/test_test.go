@@ -21,11 +21,8 @@ var durations = regexp.MustCompile(`\(\d+\.\d\ds\)`)
 // with durations set to zero, its standard error and its exit status.
 func runTest(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	stdout, stderr, err := runCLI(t, "", append([]string{"test"}, args...)...)
-	if err != nil {
-		code = exitCode(err)
-	}
-	return durations.ReplaceAllString(stdout, "(0.00s)"), stderr, code
+	r := run(t, "", append([]string{"test"}, args...)...)
+	return durations.ReplaceAllString(r.stdout, "(0.00s)"), r.stderr, r.code
 }
 
 func TestTestPassing(t *testing.T) {
@@ -265,8 +262,8 @@ func TestTestBadFlags(t *testing.T) {
 	}
 	for want, args := range tests {
 		t.Run(want, func(t *testing.T) {
-			_, _, err := runCLI(t, "", append(append([]string{"test"}, args...), suites+"/passing")...)
-			require.EqualError(t, err, want)
+			r := run(t, "", append(append([]string{"test"}, args...), suites+"/passing")...)
+			require.EqualError(t, r.err, want)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,6 +21,7 @@ import (
 type Layer struct {
 	engine *luavm.Engine
 	hooks  map[hookKey]*hook
+	kinds  []schema.GroupVersionKind // the targets, in name order of their first customization
 }
 
 var _ interpreter.Interpreter = (*Layer)(nil)
@@ -43,6 +45,9 @@ func NewLayer(engine *luavm.Engine, set *Set) (*Layer, error) {
 	l := &Layer{engine: engine, hooks: map[hookKey]*hook{}}
 	var errs ErrorList
 	for _, c := range set.Customizations {
+		if !slices.Contains(l.kinds, c.Target) {
+			l.kinds = append(l.kinds, c.Target)
+		}
 		for _, op := range c.Operations() {
 			h, err := compile(engine, c, op)
 			if err != nil {
@@ -60,6 +65,10 @@ func NewLayer(engine *luavm.Engine, set *Set) (*Layer, error) {
 	}
 	return l, nil
 }
+
+// Kinds returns the kinds the layer's customizations target, whether or
+// not they define any operation.
+func (l *Layer) Kinds() []schema.GroupVersionKind { return slices.Clone(l.kinds) }
 
 // compile compiles c's script for op and checks that it defines op's function.
 func compile(engine *luavm.Engine, c *Customization, op interpreter.Operation) (*hook, *Error) {

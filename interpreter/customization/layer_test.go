@@ -73,6 +73,16 @@ func widgetLayer(t *testing.T) *Layer {
 	return layer
 }
 
+func TestLayerKinds(t *testing.T) {
+	src := hooks("b-empty", "Gadget") + "---\n" + hooks("a-widget", "Widget", "retention") + "---\n" + hooks("c-widget", "Widget", "healthInterpretation")
+	set, err := Parse("kinds.yaml", []byte(src))
+	require.NoError(t, err)
+	layer, err := NewLayer(luavm.New(), set)
+	require.NoError(t, err)
+	gadget := schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Gadget"}
+	assert.Equal(t, []schema.GroupVersionKind{widget, gadget}, layer.Kinds(), "every target once, in name order, with or without operations")
+}
+
 func TestLayerHooks(t *testing.T) {
 	layer := widgetLayer(t)
 	enabled := map[interpreter.Operation]bool{
