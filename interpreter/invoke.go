@@ -24,6 +24,32 @@ type Request struct {
 	StatusItems []AggregatedStatusItem
 }
 
+// NewRequest returns the request of op on the objects a caller has, as
+// karmadactl interpret and test cases pick them: Retain reads desired and
+// observed; AggregateStatus reads desired, else observed; the other
+// operations read observed, else desired. Either may be nil; the request's
+// Object is nil when neither is given, and ObservedObject is set for
+// Retain only.
+func NewRequest(op Operation, desired, observed *unstructured.Unstructured) Request {
+	req := Request{Operation: op}
+	switch op {
+	case Retain:
+		req.Object, req.ObservedObject = desired, observed
+	case AggregateStatus:
+		req.Object = firstObject(desired, observed)
+	default:
+		req.Object = firstObject(observed, desired)
+	}
+	return req
+}
+
+func firstObject(a, b *unstructured.Unstructured) *unstructured.Unstructured {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
 // Response is the result of one operation; only the fields of its
 // operation are set.
 type Response struct {

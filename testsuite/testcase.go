@@ -111,43 +111,19 @@ func (c *Case) check(operation string, strict []error) error {
 // observedObj; AggregateStatus reads desiredObj (or observedObj) and
 // statusItems; Retain reads both objects.
 func (c *Case) Request() (interpreter.Request, error) {
-	req := interpreter.Request{
-		Operation:       c.Operation,
-		DesiredReplicas: c.InputReplicas,
-		StatusItems:     c.StatusItems,
-	}
-	switch c.Operation {
-	case interpreter.Retain:
-		req.Object, req.ObservedObject = c.DesiredObj, c.ObservedObj
-		switch {
-		case req.Object == nil:
-			return req, errors.New("desiredObj: required for Retain")
-		case req.ObservedObject == nil:
-			return req, errors.New("observedObj: required for Retain")
-		}
-		return req, nil
-	case interpreter.AggregateStatus:
-		req.Object = firstObject(c.DesiredObj, c.ObservedObj)
-		if req.Object == nil {
-			return req, errors.New("desiredObj: required for AggregateStatus")
-		}
-	default:
-		req.Object = firstObject(c.ObservedObj, c.DesiredObj)
-		if req.Object == nil {
-			return req, fmt.Errorf("observedObj (or desiredObj): required for %s", c.Operation)
-		}
+	req := interpreter.NewRequest(c.Operation, c.DesiredObj, c.ObservedObj)
+	req.DesiredReplicas, req.StatusItems = c.InputReplicas, c.StatusItems
+	switch {
+	case c.Operation == interpreter.Retain && req.Object == nil:
+		return req, errors.New("desiredObj: required for Retain")
+	case c.Operation == interpreter.Retain && req.ObservedObject == nil:
+		return req, errors.New("observedObj: required for Retain")
+	case c.Operation == interpreter.AggregateStatus && req.Object == nil:
+		return req, errors.New("desiredObj: required for AggregateStatus")
+	case req.Object == nil:
+		return req, fmt.Errorf("observedObj (or desiredObj): required for %s", c.Operation)
 	}
 	return req, nil
-}
-
-// firstObject returns the first non-nil object.
-func firstObject(objs ...*unstructured.Unstructured) *unstructured.Unstructured {
-	for _, o := range objs {
-		if o != nil {
-			return o
-		}
-	}
-	return nil
 }
 
 // kind is the kind of the object the case's operation reads, for messages.

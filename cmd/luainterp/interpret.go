@@ -103,33 +103,27 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 
 // request reads the inputs op needs from the files the flags name.
 func (o *interpretOptions) request(cmd *cobra.Command, in *inputs, op interpreter.Operation) (interpreter.Request, error) {
-	req := interpreter.Request{Operation: op, DesiredReplicas: o.desiredReplica}
 	desired, err := in.object("--desired-file", o.desiredFile)
 	if err != nil {
-		return req, err
+		return interpreter.Request{}, err
 	}
 	observed, err := in.object("--observed-file", o.observedFile)
 	if err != nil {
-		return req, err
+		return interpreter.Request{}, err
 	}
-	switch op {
-	case interpreter.Retain:
-		req.Object, req.ObservedObject = desired, observed
-		if desired == nil || observed == nil {
-			return req, errors.New("--desired-file and --observed-file: required for Retain")
-		}
-	case interpreter.AggregateStatus:
-		req.Object = firstObject(desired, observed)
+	req := interpreter.NewRequest(op, desired, observed)
+	req.DesiredReplicas = o.desiredReplica
+	if op == interpreter.AggregateStatus {
 		if req.StatusItems, err = in.statusItems("--status-file", o.statusFile); err != nil {
 			return req, err
 		}
-	default:
-		req.Object = firstObject(observed, desired)
 	}
-	if req.Object == nil {
+	switch {
+	case op == interpreter.Retain && (desired == nil || observed == nil):
+		return req, errors.New("--desired-file and --observed-file: required for Retain")
+	case req.Object == nil:
 		return req, fmt.Errorf("--observed-file or --desired-file: required for %s", op)
-	}
-	if op == interpreter.ReviseReplica && !cmd.Flags().Changed("desired-replica") {
+	case op == interpreter.ReviseReplica && !cmd.Flags().Changed("desired-replica"):
 		return req, errors.New("--desired-replica: required for ReviseReplica")
 	}
 	return req, nil

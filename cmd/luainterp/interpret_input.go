@@ -92,15 +92,6 @@ func (in *inputs) statusItems(flag, path string) ([]interpreter.AggregatedStatus
 	return items, nil
 }
 
-func firstObject(objs ...*unstructured.Unstructured) *unstructured.Unstructured {
-	for _, o := range objs {
-		if o != nil {
-			return o
-		}
-	}
-	return nil
-}
-
 // format is an output format of results.
 type format string
 
