@@ -215,7 +215,7 @@ func TestRegistry(t *testing.T) {
 	}
 
 	t.Run("a user customization wins", func(t *testing.T) {
-		set, err := customization.Parse("user.yaml", []byte(userHealth))
+		set, err := customization.Load("../testdata/customizations/cloneset-health.yaml")
 		require.NoError(t, err)
 		user, err := customization.NewLayer(engine, set)
 		require.NoError(t, err)
@@ -226,24 +226,6 @@ func TestRegistry(t *testing.T) {
 		assert.Equal(t, interpreter.LayerThirdParty, got, "the user's customization defines no replicaResource")
 	})
 }
-
-// userHealth is a user's customization of the CloneSet's health alone.
-const userHealth = `
-apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata:
-  name: cloneset-health
-spec:
-  target:
-    apiVersion: apps.kruise.io/v1alpha1
-    kind: CloneSet
-  customizations:
-    healthInterpretation:
-      luaScript: |
-        function InterpretHealth(obj)
-          return obj.status ~= nil
-        end
-`
 
 // TestLayerConcurrentFirstUse asks many goroutines about one kind at once:
 // it loads once, and every call answers.

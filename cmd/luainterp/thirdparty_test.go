@@ -32,26 +32,9 @@ status:
   availableReplicas: 3
 `
 
-// cloneSetHealth customizes the CloneSet's health alone.
-const cloneSetHealth = `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata:
-  name: cloneset-health
-spec:
-  target:
-    apiVersion: apps.kruise.io/v1alpha1
-    kind: CloneSet
-  customizations:
-    healthInterpretation:
-      luaScript: |
-        function InterpretHealth(obj)
-          return true
-        end
-`
-
 func TestInterpretBundledScripts(t *testing.T) {
 	cloneSet := writeFile(t, "cloneset.yaml", bundledCloneSet)
-	health := writeFile(t, "health.yaml", cloneSetHealth)
+	const health = "../../testdata/customizations/cloneset-health.yaml"
 	tests := []struct {
 		name string
 		args []string
