@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // maxValues bounds how many values one conversion from Lua produces, so
@@ -380,64 +378,4 @@ func noFields(m map[string]any) bool {
 		}
 	}
 	return true
-}
-
-// emptyRefs answers, for a field path, whether the reference objects held
-// an empty object or an empty array there. It walks the references on the
-// first question only, since most results hold no empty table.
-type emptyRefs struct {
-	objects []map[string]any
-	paths   map[string]shape
-}
-
-func newEmptyRefs(objects ...*unstructured.Unstructured) *emptyRefs {
-	r := &emptyRefs{}
-	for _, obj := range objects {
-		if obj != nil {
-			r.objects = append(r.objects, obj.Object)
-		}
-	}
-	return r
-}
-
-func (r *emptyRefs) lookup(keys []string) shape {
-	if r == nil {
-		return shapeAny
-	}
-	if r.paths == nil {
-		r.paths = map[string]shape{}
-		for _, obj := range r.objects {
-			r.collect(obj, nil)
-		}
-	}
-	return r.paths[strings.Join(keys, "\x00")]
-}
-
-// collect records the empty objects and arrays under v, at paths of field
-// names (array positions left out). An empty object wins over an empty array.
-func (r *emptyRefs) collect(v any, keys []string) {
-	record := func(s shape) {
-		p := strings.Join(keys, "\x00")
-		if r.paths[p] != shapeObject {
-			r.paths[p] = s
-		}
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		if len(v) == 0 {
-			record(shapeObject)
-			return
-		}
-		for k, e := range v {
-			r.collect(e, append(keys[:len(keys):len(keys)], k))
-		}
-	case []any:
-		if len(v) == 0 {
-			record(shapeList)
-			return
-		}
-		for _, e := range v {
-			r.collect(e, keys)
-		}
-	}
 }
