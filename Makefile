@@ -21,7 +21,7 @@ run: build
 	@echo "== A CloneSet revised by a Lua customization:"
 	$(BIN) propagate --template $(DEMO)/cloneset.yaml --binding $(DEMO)/cloneset-binding.yaml \
 		--clusters $(DEMO)/clusters.yaml --policies $(DEMO)/policies.yaml \
-		-f $(DEMO)/cloneset-customization.yaml --out $(WORKS)
+		--customizations $(DEMO)/cloneset-customization.yaml --out $(WORKS)
 	@echo "== The Work for eu-fra ($(WORKS)/karmada-es-eu-fra/storefront-d9b447676.yaml):"
 	@cat $(WORKS)/karmada-es-eu-fra/storefront-d9b447676.yaml
 

@@ -59,6 +59,9 @@ bundled scripts, and the ResourceInterpreterCustomizations of -f on top.`,
 	f.StringArrayVar(&o.clusters, "clusters", nil, "Cluster objects (files or folders; repeatable)")
 	f.StringArrayVar(&o.policies, "policies", nil, "OverridePolicy and ClusterOverridePolicy objects (files or folders; repeatable)")
 	addCustomizationFlag(f, &o.customizations)
+	// --customizations is the name issue 5 and Karmada users know; -f is the
+	// name every other command uses. Both add to the same list.
+	f.StringArrayVar(&o.customizations, "customizations", nil, "the same as -f")
 	f.StringVar(&o.outDir, "out", "", "write one file per Work into this folder instead of standard output")
 	f.StringVarP(&o.format, "output", "o", "yaml", "output format: yaml or json")
 	_ = cmd.MarkFlagRequired("template")
@@ -71,7 +74,7 @@ func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
 		return fmt.Errorf("output format %q: want yaml or json", o.format)
 	}
 	err := checkStdin(fileFlag{"--template", []string{o.template}}, fileFlag{"--binding", []string{o.binding}},
-		fileFlag{"--clusters", o.clusters}, fileFlag{"--policies", o.policies}, fileFlag{"-f", o.customizations})
+		fileFlag{"--clusters", o.clusters}, fileFlag{"--policies", o.policies}, fileFlag{"-f/--customizations", o.customizations})
 	if err != nil {
 		return err
 	}

@@ -98,7 +98,7 @@ func TestPropagateDemo(t *testing.T) {
 	out := t.TempDir()
 	r := run(t, "", "propagate", "--template", demo+"cloneset.yaml", "--binding", demo+"cloneset-binding.yaml",
 		"--clusters", demo+"clusters.yaml", "--policies", demo+"policies.yaml",
-		"-f", demo+"cloneset-customization.yaml", "--out", out, "-o", "json")
+		"--customizations", demo+"cloneset-customization.yaml", "--out", out, "-o", "json")
 	require.NoError(t, r.err, r.stderr)
 	assert.Contains(t, r.stderr, "ok   cluster eu-ams: work karmada-es-eu-ams/storefront-59f6964696, replicas 2")
 	data, err := os.ReadFile(filepath.Join(out, "karmada-es-ap-sgp", "storefront-59f6964696.json"))
@@ -190,7 +190,7 @@ spec:
 		{"policy of the wrong shape", []string{"--template", job, "--binding", jobBinding, "--policies", badPolicy},
 			"policy.yaml:1: document 1 (OverridePolicy b/p): json: cannot unmarshal array into Go struct field"},
 		{"template file missing", []string{"--template", filepath.Join(t.TempDir(), "none.yaml"), "--binding", jobBinding}, "none.yaml: no such file"},
-		{"standard input twice", []string{"--template", "-", "--binding", jobBinding, "-f", "-"}, "-f: standard input is already read for --template"},
+		{"standard input twice", []string{"--template", "-", "--binding", jobBinding, "-f", "-"}, "-f/--customizations: standard input is already read for --template"},
 		{"customization that does not load", []string{"--template", job, "--binding", jobBinding, "-f", noSpec}, noSpec + `:1: document 1 "c": spec: missing`},
 		{"unknown output format", []string{"--template", job, "--binding", jobBinding, "-o", "xml"}, `output format "xml": want yaml or json`},
 	}
