@@ -24,11 +24,13 @@
 //   - nil becomes nil, so a field holding null is absent in Lua.
 //   - Each call gets new tables: a script may change its arguments freely.
 //   - Maps are converted lazily: a table answers reads from its Go map
-//     field by field and is filled in on its first write (or pairs, next),
+//     field by field and keeps what the script sets beside it, and is
+//     filled in only when read or written raw (pairs, next, table.insert),
 //     so a call costs what the script touches, not the size of the object.
 //     A script cannot tell the difference; what it did not touch comes
 //     back from the Go maps directly, by the rules below (an int64 there
-//     stays exact).
+//     stays exact, a null field is left out as it is absent in Lua), and
+//     is copied once: a result shares no memory with the arguments.
 //
 // # Lua to Go
 //

@@ -308,13 +308,20 @@ func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		if noFields(v) {
+		if len(v) == 0 {
 			return d.emptyTable(inArray)
 		}
 		if len(d.keys) >= maxDepth {
 			return nil, false, &convError{msg: fmt.Sprintf("tables nest deeper than %d levels", maxDepth)}
 		}
-		out, err := d.mapOf(v, func(_ string, e any) (any, bool, error) { return d.goValue(e, false) })
+		hasField := false
+		out, err := d.mapOf(v, func(_ string, e any) (any, bool, error) {
+			hasField = hasField || e != nil
+			return d.goValue(e, false)
+		})
+		if err == nil && !hasField { // nothing but nulls: no field in Lua
+			return d.emptyTable(inArray)
+		}
 		return out, err == nil, err
 	case []any:
 		if len(v) == 0 {
@@ -367,15 +374,4 @@ func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 		return d.value(v, inArray)
 	}
 	return nil, false, &convError{msg: fmt.Sprintf("cannot convert a Go %T", v)}
-}
-
-// noFields reports whether m has no field a Lua table would have: none,
-// or only nulls.
-func noFields(m map[string]any) bool {
-	for _, v := range m {
-		if v != nil {
-			return false
-		}
-	}
-	return true
 }

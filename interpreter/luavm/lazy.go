@@ -71,9 +71,6 @@ func (e *lazyEntry) empty() bool {
 			return false
 		}
 	}
-	if len(e.overlay) == 0 {
-		return noFields(fields(e.src))
-	}
 	for k, v := range fields(e.src) {
 		if _, over := e.overlay[k]; !over && v != nil {
 			return false
