@@ -34,8 +34,8 @@ func jsonEncode(st *state, L *lua.LState) int {
 }
 
 func jsonDecode(_ *state, L *lua.LState) int {
-	var v any
-	if err := json.Unmarshal([]byte(L.CheckString(1)), &v); err != nil {
+	v, err := decodeJSON([]byte(L.CheckString(1)))
+	if err != nil {
 		L.ArgError(1, "invalid JSON: "+err.Error())
 	}
 	lv, err := toLua(L, v)

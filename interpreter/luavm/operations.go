@@ -140,8 +140,8 @@ func statusItems(items []interpreter.AggregatedStatusItem) ([]any, error) {
 				}
 			}
 			if len(raw) > 0 {
-				var status any
-				if err := json.Unmarshal(raw, &status); err != nil {
+				status, err := decodeJSON(raw)
+				if err != nil {
 					return nil, fmt.Errorf("[%d].status: %w", i, err)
 				}
 				if status != nil {

@@ -1,0 +1,81 @@
+package luavm
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// jsonInputs are texts decodeJSON must take as encoding/json does, and
+// texts both must refuse.
+var jsonInputs = []string{
+	`{"replicas":3,"readyReplicas":3,"observedGeneration":12}`,
+	` { "a" : [ 1 , -2.5e3 , 0 , -0 , 1E+2 , 0.125 ] , "b" : { } , "c" : [ ] } `,
+	`{"s":"plain","e":"tab\tquote\"slash\\\/u\u00e9\ud83d\ude00","lone":"\ud800x","dup":1,"dup":2}`,
+	"{\"utf8\":\"h\xc3\xa9llo\",\"bad\":\"\xff\xfe\"}",
+	`[true,false,null,"x",[[[]]],{"n":null}]`,
+	`"top"`, `12`, `null`, `1e308`,
+	// refused
+	``, ` `, `{`, `}`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `{a:1}`, `[1 2]`, `01`, `+1`, `.5`, `1.`, `1e`, `1e+`,
+	`-`, `--1`, `0x10`, `1_000`, `NaN`, `Infinity`, `1e400`, `tru`, `nul`, `"abc`, `"a\`, "\"a\nb\"",
+	`{"a":1} x`, `[1]]`, "\xef\xbb\xbf{}", `"\x"`, `"\u12"`,
+}
+
+func TestDecodeJSON(t *testing.T) {
+	for _, text := range jsonInputs {
+		t.Run(text, func(t *testing.T) { checkDecodeJSON(t, []byte(text)) })
+	}
+	t.Run("nesting at encoding/json's bound", func(t *testing.T) {
+		checkDecodeJSON(t, []byte(strings.Repeat("[", maxJSONDepth)+strings.Repeat("]", maxJSONDepth)))
+		checkDecodeJSON(t, []byte(strings.Repeat("[", maxJSONDepth+1)+strings.Repeat("]", maxJSONDepth+1)))
+	})
+}
+
+// checkDecodeJSON checks that decodeJSON decodes text to what
+// encoding/json does, or refuses it as encoding/json does.
+func checkDecodeJSON(t *testing.T, text []byte) {
+	t.Helper()
+	var want any
+	wantErr := json.Unmarshal(text, &want)
+	got, err := decodeJSON(text)
+	if wantErr != nil {
+		require.Error(t, err, "encoding/json refuses %q: %v", text, wantErr)
+		return
+	}
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	for _, text := range jsonInputs {
+		f.Add([]byte(text))
+	}
+	for _, js := range manifests(f) {
+		f.Add(js)
+	}
+	f.Fuzz(checkDecodeJSON)
+}
+
+func BenchmarkDecodeJSON(b *testing.B) {
+	status := []byte(`{"availableReplicas":3,"generation":12,"observedGeneration":12,"readyReplicas":3,"replicas":3,"resourceTemplateGeneration":12,"updatedReplicas":3}`)
+	b.Run("decodeJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := decodeJSON(status); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(status, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
