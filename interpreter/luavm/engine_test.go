@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	lua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -74,6 +75,37 @@ end`},
 			}
 		})
 	}
+}
+
+// TestGlobalsTable checks that a state's globals table is emptied and
+// reused after a call, and replaced when a call set many names (a
+// gopher-lua table keeps a slot for every key it held) or another key.
+func TestGlobalsTable(t *testing.T) {
+	e := New(WithMaxStates(1))
+	// run calls script on the engine's one state and returns the state.
+	run := func(t *testing.T, body string) *state {
+		t.Helper()
+		require.NoError(t, health(context.Background(), e, "globals", "function InterpretHealth(obj)\n"+body+"\nreturn true end"))
+		st := <-e.pool.idle
+		e.pool.idle <- st
+		return st
+	}
+	t.Run("reused after a few names", func(t *testing.T) {
+		st := run(t, "a, b = 1, 2")
+		env := st.env
+		require.NotNil(t, env)
+		k, _ := env.Next(lua.LNil)
+		assert.Equal(t, lua.LNil, k, "emptied")
+		assert.Same(t, env, run(t, "a, c = 1, 2").env)
+	})
+	t.Run("replaced after many names", func(t *testing.T) {
+		st := run(t, `for i = 1, 1000 do _G["g" .. i] = i end`)
+		assert.Nil(t, st.env)
+		assert.Empty(t, st.envNames)
+	})
+	t.Run("replaced after a key that is not a name", func(t *testing.T) {
+		assert.Nil(t, run(t, "_G[1] = true").env)
+	})
 }
 
 func TestInputsAreNotModified(t *testing.T) {

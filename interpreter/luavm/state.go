@@ -62,7 +62,7 @@ type state struct {
 	// The globals of a call, emptied after it for the next (see newEnv).
 	env      *lua.LTable
 	envNames map[string]struct{} // the names scripts have set in env
-	envOther bool                // a script set a key that is not a name
+	envSpent bool                // too many names, or a key that is not a name
 	envKeys  []lua.LValue        // for emptying env
 
 	ctx     *callContext  // what the calls run under (see callContext)
@@ -202,8 +202,8 @@ func (st *state) clearEnv() {
 	if st.env == nil {
 		return
 	}
-	if st.envOther || len(st.envNames) > maxEnvNames {
-		st.env, st.envOther = nil, false
+	if st.envSpent {
+		st.env, st.envSpent = nil, false
 		clear(st.envNames)
 		return
 	}
@@ -248,16 +248,25 @@ func (st *state) lookupGlobal(L *lua.LState) int {
 func (st *state) setGlobal(L *lua.LState) int {
 	env := L.CheckTable(1)
 	key := L.Get(2)
-	if name, ok := key.(lua.LString); ok {
+	name, isName := key.(lua.LString)
+	if isName {
 		st.touched |= st.globals[string(name)].bit
-		if _, known := st.envNames[string(name)]; !known {
-			st.envNames[string(name)] = struct{}{}
-		}
-	} else {
-		st.envOther = true
 	}
+	st.noteEnvKey(string(name), isName)
 	L.RawSet(env, key, L.Get(3))
 	return 0
+}
+
+// noteEnvKey counts the names set in the globals, up to maxEnvNames, and
+// marks the table spent past them or on a key that is not a name.
+func (st *state) noteEnvKey(name string, isName bool) {
+	switch _, known := st.envNames[name]; {
+	case st.envSpent || (isName && known):
+	case !isName || len(st.envNames) == maxEnvNames:
+		st.envSpent = true
+	default:
+		st.envNames[name] = struct{}{}
+	}
 }
 
 // require returns a preloaded module (a new table per call of require) or
