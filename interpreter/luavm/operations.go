@@ -113,7 +113,7 @@ func (st *state) callWith(op interpreter.Operation, nret int, args ...any) ([]lu
 			}
 			largs[i] = st.lazyTable(a.Object)
 		case int64:
-			largs[i] = lua.LNumber(a)
+			largs[i] = luaNumber(float64(a))
 		default:
 			v, err := st.value(a)
 			if err != nil {

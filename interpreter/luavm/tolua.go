@@ -3,6 +3,7 @@ package luavm
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -28,15 +29,15 @@ func toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, error) {
 	case bool:
 		return lua.LBool(v), nil
 	case int64:
-		return lua.LNumber(v), nil
+		return luaNumber(float64(v)), nil
 	case float64:
-		return lua.LNumber(v), nil
+		return luaNumber(v), nil
 	case int:
-		return lua.LNumber(v), nil
+		return luaNumber(float64(v)), nil
 	case int32:
-		return lua.LNumber(v), nil
+		return luaNumber(float64(v)), nil
 	case float32:
-		return lua.LNumber(v), nil
+		return luaNumber(float64(v)), nil
 	case json.Number:
 		f, err := v.Float64()
 		if err != nil {
@@ -77,6 +78,24 @@ func toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, error) {
 		return t, nil
 	}
 	return nil, &convError{msg: fmt.Sprintf("cannot convert a Go %T to Lua", v)}
+}
+
+// smallNumbers are the whole numbers 0 to 255 as Lua values, made once:
+// a number in an interface takes an allocation, and replica counts,
+// generations and the like are small.
+var smallNumbers = func() (ns [256]lua.LValue) {
+	for i := range ns {
+		ns[i] = lua.LNumber(i)
+	}
+	return ns
+}()
+
+// luaNumber returns f as a Lua value, without allocating for a small whole number.
+func luaNumber(f float64) lua.LValue {
+	if f >= 0 && f < float64(len(smallNumbers)) && f == math.Trunc(f) && !math.Signbit(f) {
+		return smallNumbers[int(f)]
+	}
+	return lua.LNumber(f)
 }
 
 // convError is a conversion error at a path such as spec.containers[0].name.
