@@ -16,7 +16,34 @@ const maxJSONDepth = 10000
 // json.decode, go through it. Strings with escapes or bytes past ASCII are
 // left to encoding/json, for its exact handling of both.
 func decodeJSON(data []byte) (any, error) {
-	d := jsonDecoder{data: data}
+	var d jsonDecoder
+	return d.decode(data)
+}
+
+// jsonDecoder decodes JSON texts (see decodeJSON). Built with shareKeys,
+// it shares the object keys it has met among the texts it decodes, for
+// texts that mostly have the same keys (the statuses of a call's member
+// clusters).
+type jsonDecoder struct {
+	data      []byte
+	i         int
+	shareKeys bool
+	keys      map[string]string // up to maxSharedKeys
+}
+
+const maxSharedKeys = 256
+
+// smallFloats are the whole numbers 0 to 255 as float64s in interfaces,
+// made once (see smallNumbers).
+var smallFloats = func() (fs [256]any) {
+	for i := range fs {
+		fs[i] = float64(i)
+	}
+	return fs
+}()
+
+func (d *jsonDecoder) decode(data []byte) (any, error) {
+	d.data, d.i = data, 0
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
@@ -25,11 +52,6 @@ func decodeJSON(data []byte) (any, error) {
 		return nil, d.syntaxError("after the value")
 	}
 	return v, nil
-}
-
-type jsonDecoder struct {
-	data []byte
-	i    int
 }
 
 func (d *jsonDecoder) syntaxError(where string) error {
@@ -95,7 +117,7 @@ func (d *jsonDecoder) object(depth int) (any, error) {
 	}
 	for {
 		d.space()
-		k, err := d.string()
+		k, err := d.key()
 		if err != nil {
 			return nil, err
 		}
@@ -112,6 +134,31 @@ func (d *jsonDecoder) object(depth int) (any, error) {
 			return nil, d.syntaxError("after an object value")
 		}
 	}
+}
+
+// key decodes an object key, shared with the same key met before.
+func (d *jsonDecoder) key() (string, error) {
+	if !d.shareKeys {
+		return d.string()
+	}
+	start := d.i
+	end, plain, err := d.scanString()
+	if err != nil {
+		return "", err
+	}
+	d.i = end
+	quoted := d.data[start:end]
+	if k, ok := d.keys[string(quoted)]; ok {
+		return k, nil
+	}
+	k, err := d.text(quoted, plain)
+	if err == nil && len(d.keys) < maxSharedKeys {
+		if d.keys == nil {
+			d.keys = map[string]string{}
+		}
+		d.keys[string(quoted)] = k
+	}
+	return k, err
 }
 
 func (d *jsonDecoder) array(depth int) (any, error) {
@@ -143,38 +190,51 @@ func (d *jsonDecoder) literal(word string) error {
 	return nil
 }
 
-// string decodes the string at d.i: plain ASCII directly, anything else
-// through encoding/json.
+// string decodes the string at d.i.
 func (d *jsonDecoder) string() (string, error) {
-	if d.i >= len(d.data) || d.data[d.i] != '"' {
-		return "", d.syntaxError("looking for a string")
-	}
 	start := d.i
-	plain := true
-	for j := start + 1; j < len(d.data); j++ {
+	end, plain, err := d.scanString()
+	if err != nil {
+		return "", err
+	}
+	d.i = end
+	return d.text(d.data[start:end], plain)
+}
+
+// scanString finds the end of the string at d.i, past its closing quote,
+// and whether it is plain: ASCII without escapes.
+func (d *jsonDecoder) scanString() (end int, plain bool, err error) {
+	if d.i >= len(d.data) || d.data[d.i] != '"' {
+		return 0, false, d.syntaxError("looking for a string")
+	}
+	plain = true
+	for j := d.i + 1; j < len(d.data); j++ {
 		switch c := d.data[j]; {
 		case c == '"':
-			d.i = j + 1
-			if plain {
-				return string(d.data[start+1 : j]), nil
-			}
-			var s string
-			if err := json.Unmarshal(d.data[start:d.i], &s); err != nil {
-				return "", err
-			}
-			return s, nil
+			return j + 1, plain, nil
 		case c == '\\':
 			plain = false
 			j++ // the escaped byte cannot end the string
 		case c < 0x20:
 			d.i = j
-			return "", d.syntaxError("in a string")
+			return 0, false, d.syntaxError("in a string")
 		case c >= utf8.RuneSelf:
 			plain = false
 		}
 	}
 	d.i = len(d.data)
-	return "", d.syntaxError("")
+	return 0, false, d.syntaxError("")
+}
+
+// text returns the string quoted: plain ASCII directly, anything else
+// through encoding/json.
+func (d *jsonDecoder) text(quoted []byte, plain bool) (string, error) {
+	if plain {
+		return string(quoted[1 : len(quoted)-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(quoted, &s)
+	return s, err
 }
 
 // number decodes the number at d.i, which must follow JSON's grammar:
@@ -202,6 +262,9 @@ func (d *jsonDecoder) number() (any, error) {
 	f, err := strconv.ParseFloat(string(text), 64)
 	if err != nil {
 		return nil, fmt.Errorf("number %s does not fit a float64", text)
+	}
+	if i, ok := smallWhole(f); ok {
+		return smallFloats[i], nil
 	}
 	return f, nil
 }

@@ -35,18 +35,24 @@ func TestDecodeJSON(t *testing.T) {
 }
 
 // checkDecodeJSON checks that decodeJSON decodes text to what
-// encoding/json does, or refuses it as encoding/json does.
+// encoding/json does, or refuses it as encoding/json does, alone and
+// after another text whose keys it shares.
 func checkDecodeJSON(t *testing.T, text []byte) {
 	t.Helper()
 	var want any
 	wantErr := json.Unmarshal(text, &want)
-	got, err := decodeJSON(text)
-	if wantErr != nil {
-		require.Error(t, err, "encoding/json refuses %q: %v", text, wantErr)
-		return
-	}
+	after := jsonDecoder{shareKeys: true}
+	_, err := after.decode([]byte(`{"a":1,"s":"x","e":"\u00e9","n":{"a":[]}}`))
 	require.NoError(t, err)
-	assert.Equal(t, want, got)
+	for name, decode := range map[string]func([]byte) (any, error){"alone": decodeJSON, "after another": after.decode} {
+		got, err := decode(text)
+		if wantErr != nil {
+			require.Error(t, err, "%s: encoding/json refuses %q: %v", name, text, wantErr)
+			continue
+		}
+		require.NoError(t, err, name)
+		assert.Equal(t, want, got, name)
+	}
 }
 
 func FuzzDecodeJSON(f *testing.F) {
@@ -59,22 +65,32 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(checkDecodeJSON)
 }
 
+// BenchmarkDecodeJSON decodes the statuses of ten member clusters, as
+// an AggregateStatus call does.
 func BenchmarkDecodeJSON(b *testing.B) {
-	status := []byte(`{"availableReplicas":3,"generation":12,"observedGeneration":12,"readyReplicas":3,"replicas":3,"resourceTemplateGeneration":12,"updatedReplicas":3}`)
+	var statuses [][]byte
+	for _, item := range benchStatusItems(b) {
+		statuses = append(statuses, item.Status.Raw)
+	}
 	b.Run("decodeJSON", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := decodeJSON(status); err != nil {
-				b.Fatal(err)
+			d := jsonDecoder{shareKeys: true}
+			for _, status := range statuses {
+				if _, err := d.decode(status); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
 	})
 	b.Run("encoding-json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			var v any
-			if err := json.Unmarshal(status, &v); err != nil {
-				b.Fatal(err)
+			for _, status := range statuses {
+				var v any
+				if err := json.Unmarshal(status, &v); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
 	})

@@ -129,6 +129,7 @@ func (st *state) callWith(op interpreter.Operation, nret int, args ...any) ([]lu
 // names, empty fields left out, the raw status decoded.
 func statusItems(items []interpreter.AggregatedStatusItem) ([]any, error) {
 	list := make([]any, len(items))
+	statuses := jsonDecoder{shareKeys: true}
 	for i, item := range items {
 		m := map[string]any{"clusterName": item.ClusterName}
 		if item.Status != nil {
@@ -140,7 +141,7 @@ func statusItems(items []interpreter.AggregatedStatusItem) ([]any, error) {
 				}
 			}
 			if len(raw) > 0 {
-				status, err := decodeJSON(raw)
+				status, err := statuses.decode(raw)
 				if err != nil {
 					return nil, fmt.Errorf("[%d].status: %w", i, err)
 				}

@@ -92,10 +92,18 @@ var smallNumbers = func() (ns [256]lua.LValue) {
 
 // luaNumber returns f as a Lua value, without allocating for a small whole number.
 func luaNumber(f float64) lua.LValue {
-	if f >= 0 && f < float64(len(smallNumbers)) && f == math.Trunc(f) && !math.Signbit(f) {
-		return smallNumbers[int(f)]
+	if i, ok := smallWhole(f); ok {
+		return smallNumbers[i]
 	}
 	return lua.LNumber(f)
+}
+
+// smallWhole reports whether f is a whole number from 0 to 255 (not -0).
+func smallWhole(f float64) (int, bool) {
+	if f >= 0 && f < 256 && f == math.Trunc(f) && !math.Signbit(f) {
+		return int(f), true
+	}
+	return 0, false
 }
 
 // convError is a conversion error at a path such as spec.containers[0].name.
