@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -31,16 +32,17 @@ type objectPatch struct {
 	tokens [][]string
 	// shared are the decoded keys of the parent all paths share.
 	shared []string
-	// full is the patch relative to the shared parent, for objects that
-	// have every key of it as an object.
-	full *localPatch
+	// locals are the patch relative to the object depth keys down the
+	// shared parent's path, by depth, each prepared the first time an
+	// object needs it (an object whose path turns into a list, as in
+	// /spec/template/spec/containers/0/image, stops short of the parent).
+	locals []atomic.Pointer[localPatch]
 }
 
-// localPatch is an objectPatch relative to an object depth keys below the
+// localPatch is an objectPatch relative to an object some keys below the
 // root: the keys of that object the operations reach, and the patch with
 // paths relative to it.
 type localPatch struct {
-	depth int
 	keys  []string
 	patch jsonpatch.Patch
 }
@@ -80,13 +82,17 @@ func newObjectPatch(ops []patchOp) *objectPatch {
 	for _, t := range shared {
 		p.shared = append(p.shared, pointerKeys.Replace(t))
 	}
-	p.full, _ = p.local(len(shared))
+	p.locals = make([]atomic.Pointer[localPatch], len(shared)+1)
 	return p
 }
 
-// local returns the patch relative to the object depth keys below the root.
+// local returns the patch relative to the object depth keys below the
+// root, preparing it on first use.
 func (p *objectPatch) local(depth int) (*localPatch, error) {
-	l := &localPatch{depth: depth}
+	if l := p.locals[depth].Load(); l != nil {
+		return l, nil
+	}
+	l := &localPatch{}
 	ops := make([]patchOp, len(p.ops))
 	for i, op := range p.ops {
 		t := p.tokens[i]
@@ -103,6 +109,7 @@ func (p *objectPatch) local(depth int) (*localPatch, error) {
 	if l.patch, err = jsonpatch.DecodePatch(raw); err != nil {
 		return nil, err
 	}
+	p.locals[depth].Store(l)
 	return l, nil
 }
 
@@ -125,12 +132,9 @@ func (p *objectPatch) applyLocal(obj map[string]any) error {
 		}
 		target, depth = next, depth+1
 	}
-	l := p.full
-	if l == nil || l.depth != depth {
-		var err error
-		if l, err = p.local(depth); err != nil {
-			return err
-		}
+	l, err := p.local(depth)
+	if err != nil {
+		return err
 	}
 	part := make(map[string]any, len(l.keys))
 	for _, k := range l.keys {

@@ -44,7 +44,7 @@ func deepCopyJSON(t *testing.T, obj map[string]any) map[string]any {
 	return out
 }
 
-func ops(t *testing.T, doc string) []patchOp {
+func ops(t testing.TB, doc string) []patchOp {
 	t.Helper()
 	var out []patchOp
 	require.NoError(t, json.Unmarshal([]byte(doc), &out))

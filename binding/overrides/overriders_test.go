@@ -13,7 +13,7 @@ import (
 )
 
 // object decodes YAML as the pipeline would (integers as int64).
-func object(t *testing.T, doc string) *unstructured.Unstructured {
+func object(t testing.TB, doc string) *unstructured.Unstructured {
 	t.Helper()
 	j, err := yaml.YAMLToJSON([]byte(doc))
 	require.NoError(t, err)
@@ -23,7 +23,7 @@ func object(t *testing.T, doc string) *unstructured.Unstructured {
 }
 
 // overriders decodes and compiles the overriders of one rule from YAML.
-func overriders(t *testing.T, doc string) *compiledOverriders {
+func overriders(t testing.TB, doc string) *compiledOverriders {
 	t.Helper()
 	var o api.Overriders
 	require.NoError(t, yaml.UnmarshalStrict([]byte(doc), &o))
