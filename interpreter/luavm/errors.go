@@ -93,8 +93,3 @@ func callError(stopped error, st *state, s *Script, op interpreter.Operation, er
 	}
 	return scriptError(s, op, line, cause)
 }
-
-// resultError reports a result that does not have the shape op needs.
-func resultError(s *Script, op interpreter.Operation, format string, args ...any) error {
-	return scriptError(s, op, 0, fmt.Errorf(format, args...))
-}
