@@ -129,7 +129,7 @@ func (k *kind) load() (*customization.Layer, error) {
 	var errs customization.ErrorList
 	for _, c := range set.Customizations {
 		if c.Target != k.gvk {
-			errs = append(errs, &customization.Error{Position: c.Position, Line: c.Line, Field: "spec.target",
+			errs = append(errs, &customization.Error{Position: c.Position, Field: "spec.target",
 				Err: fmt.Errorf("targets %s, not %s, the kind of its folder", gvkString(c.Target), gvkString(k.gvk))})
 		}
 	}

@@ -46,7 +46,7 @@ func CheckPath(dir string, set *customization.Set) error {
 			}
 		}
 		if differ != nil {
-			errs = append(errs, &customization.Error{Position: c.Position, Line: c.Line, Field: "spec.target",
+			errs = append(errs, &customization.Error{Position: c.Position, Field: "spec.target",
 				Err: fmt.Errorf("does not agree with the folder %s/%s/%s: the target has %s",
 					groupDir, versionDir, kindDir, strings.Join(differ, "; "))})
 		}

@@ -21,8 +21,7 @@ const (
 type Customization struct {
 	Name     string
 	Target   schema.GroupVersionKind
-	Position Position // where the document is
-	Line     int      // the document's first line in its file
+	Position Position // where the document is, from its first line
 
 	scripts [len(opIndex)]*Script
 }
@@ -107,8 +106,8 @@ func (s *Set) finish() {
 	for i, c := range s.Customizations {
 		if i > 0 && c.Name == s.Customizations[i-1].Name && c.Name != "" {
 			first := s.Customizations[i-1]
-			s.errs = append(s.errs, &Error{Position: c.Position, Line: c.Line, Field: "metadata.name",
-				Err: fmt.Errorf("duplicate name, already used by %s", first.Position.at(first.Line))})
+			s.errs = append(s.errs, &Error{Position: c.Position, Field: "metadata.name",
+				Err: fmt.Errorf("duplicate name, already used by %s", first.Position)})
 			continue
 		}
 		kept = append(kept, c)

@@ -103,9 +103,8 @@ func (d *decoder) customization(pos Position, n *yaml.Node) {
 		pos.Name = lookupString(meta, "name") // for every error, even those found before metadata
 	}
 	top := d.fields(pos, n, "", "", documentFields)
-	c := &Customization{Line: n.Line}
-	d.metadata(&pos, c, n, top["metadata"])
-	c.Position = pos
+	c := &Customization{Position: pos}
+	d.metadata(pos, c, n, top["metadata"])
 	defer func() { d.set.Customizations = append(d.set.Customizations, c) }()
 
 	switch f := top["apiVersion"]; {
@@ -128,25 +127,25 @@ func (d *decoder) customization(pos Position, n *yaml.Node) {
 	d.rules(pos, c, specField.key, sf["customizations"])
 }
 
-// metadata decodes metadata, setting the name on c and pos.
-func (d *decoder) metadata(pos *Position, c *Customization, doc *yaml.Node, f field) {
+// metadata decodes metadata, setting c's name.
+func (d *decoder) metadata(pos Position, c *Customization, doc *yaml.Node, f field) {
 	if f.key == nil {
-		d.errorAt(*pos, doc.Line, "metadata.name", "", errors.New("missing"))
+		d.errorAt(pos, doc.Line, "metadata.name", "", errors.New("missing"))
 		return
 	}
-	meta := d.mapping(*pos, f.value, "metadata", "")
+	meta := d.mapping(pos, f.value, "metadata", "")
 	if meta == nil {
 		return
 	}
-	md := d.fields(*pos, meta, "metadata", "", metadataFields)
+	md := d.fields(pos, meta, "metadata", "", metadataFields)
 	name := md["name"]
-	c.Name = d.str(*pos, name.value, "metadata.name", "")
+	c.Name = d.str(pos, name.value, "metadata.name", "")
 	if c.Name == "" {
-		d.errorAt(*pos, f.key.Line, "metadata.name", "", errors.New("missing"))
+		d.errorAt(pos, f.key.Line, "metadata.name", "", errors.New("missing"))
 		return
 	}
 	if msgs := validation.IsDNS1123Subdomain(c.Name); len(msgs) > 0 {
-		d.errorAt(*pos, name.key.Line, "metadata.name", "", errors.New(msgs[0]))
+		d.errorAt(pos, name.key.Line, "metadata.name", "", errors.New(msgs[0]))
 	}
 }
 
