@@ -84,8 +84,11 @@ func nameAt(m map[string]any, key string) (string, error) {
 }
 
 // fieldError prefixes err with a path step: "key" or "key[i]" or
-// "key.rest..." when err already carries a path.
+// "key.rest..." when err already carries a path. A nil err stays nil.
 func fieldError(step string, err error) error {
+	if err == nil {
+		return nil
+	}
 	if pe, ok := err.(*pathError); ok {
 		sep := "."
 		if pe.path == "" || pe.path[0] == '[' {

@@ -83,8 +83,11 @@ func requiredNodeAffinity(podSpec map[string]any) (*corev1.NodeSelector, error) 
 		return nil, err
 	}
 	nodeAffinity, err := mapAt(affinity, "nodeAffinity")
-	if err != nil || nodeAffinity == nil {
+	if err != nil {
 		return nil, fieldError("affinity", err)
+	}
+	if nodeAffinity == nil {
+		return nil, nil
 	}
 	const required = "requiredDuringSchedulingIgnoredDuringExecution"
 	if nodeAffinity[required] == nil {
