@@ -123,26 +123,6 @@ func benchOperations(obj, observed *unstructured.Unstructured, items []interpret
 	}
 }
 
-// luaHook is a compiled script as an Interpreter.
-type luaHook struct {
-	interpreter.NoHooks
-	e *Engine
-	s *Script
-}
-
-func (h luaHook) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	return h.e.GetReplicas(ctx, h.s, obj)
-}
-func (h luaHook) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, n int64) (*unstructured.Unstructured, error) {
-	return h.e.ReviseReplica(ctx, h.s, obj, n)
-}
-func (h luaHook) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	return h.e.Retain(ctx, h.s, desired, observed)
-}
-func (h luaHook) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	return h.e.AggregateStatus(ctx, h.s, obj, items)
-}
-
 // BenchmarkOperation measures each operation five ways: the Lua hook
 // (serial and parallel), the built-in Go handler for the same question
 // (serial and parallel), the Lua hook compiled anew on every call, and
@@ -159,7 +139,7 @@ func BenchmarkOperation(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		lua := luaHook{e: e, s: s}
+		lua := hook{e: e, s: s}
 		native := builtin.New()
 		b.Run(bo.op.String()+"/lua", func(b *testing.B) { serial(b, ctx, lua, bo.call) })
 		b.Run(bo.op.String()+"/lua-parallel", func(b *testing.B) { parallel(b, ctx, lua, bo.call) })
@@ -171,7 +151,7 @@ func BenchmarkOperation(b *testing.B) {
 			for b.Loop() {
 				c, err := compile(bo.script, false)
 				if err == nil {
-					err = bo.call(ctx, luaHook{e: e, s: &Script{name: s.name, proto: c.proto}})
+					err = bo.call(ctx, hook{e: e, s: &Script{name: s.name, proto: c.proto}})
 				}
 				if err != nil {
 					b.Fatal(err)

@@ -3,7 +3,6 @@ package luavm
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -136,7 +135,7 @@ func TestKarmadaStyleBaseline(t *testing.T) {
 			e := New()
 			s, err := e.Compile(bo.op.String(), bo.script)
 			require.NoError(t, err)
-			engine, baseline := luaHook{e: e, s: s}, karmadaStyle{e: e, name: s.name, script: bo.script}
+			engine, baseline := hook{e: e, s: s}, karmadaStyle{e: e, name: s.name, script: bo.script}
 			want, err := bo.result(ctx, engine)
 			require.NoError(t, err)
 			got, err := bo.result(ctx, baseline)
@@ -149,5 +148,5 @@ func TestKarmadaStyleBaseline(t *testing.T) {
 func jsonText(t *testing.T, v any) string {
 	data, err := json.Marshal(v)
 	require.NoError(t, err)
-	return fmt.Sprintf("%s", data)
+	return string(data)
 }
