@@ -3,6 +3,7 @@ package overrides
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -19,7 +20,8 @@ import (
 // test) only read and write below the object that all their paths share as
 // parent, and there only at the keys their paths name next. So the patch
 // is applied, by the same library, to a document holding just those keys of
-// the deepest shared object the template has: the rest of the object is
+// the deepest object on the shared path that the template has, list
+// entries included: the rest of the object is
 // neither encoded nor decoded, and comes out as the round trip would leave
 // it (a JSON-decoded object holds only JSON types, which the round trip
 // keeps). When that is not possible (another operation, a path with an
@@ -34,8 +36,8 @@ type objectPatch struct {
 	shared []string
 	// locals are the patch relative to the object depth keys down the
 	// shared parent's path, by depth, each prepared the first time an
-	// object needs it (an object whose path turns into a list, as in
-	// /spec/template/spec/containers/0/image, stops short of the parent).
+	// object needs it (an object that lacks part of the path stops short
+	// of the parent).
 	locals []atomic.Pointer[localPatch]
 }
 
@@ -122,15 +124,19 @@ func (p *objectPatch) apply(obj *unstructured.Unstructured) error {
 }
 
 // applyLocal patches the deepest object on the shared parent's path that
-// obj has; on failure obj is unchanged.
+// obj has, through list entries too (a patch of
+// /spec/template/spec/containers/0/image encodes that container alone); on
+// failure obj is unchanged.
 func (p *objectPatch) applyLocal(obj map[string]any) error {
 	target, depth := obj, 0
-	for _, key := range p.shared {
-		next, ok := target[key].(map[string]any)
-		if !ok {
+	var node any = obj
+	for i, key := range p.shared {
+		node = child(node, key)
+		if m, ok := node.(map[string]any); ok {
+			target, depth = m, i+1
+		} else if _, ok := node.([]any); !ok {
 			break
 		}
-		target, depth = next, depth+1
 	}
 	l, err := p.local(depth)
 	if err != nil {
@@ -158,6 +164,21 @@ func (p *objectPatch) applyLocal(obj map[string]any) error {
 			target[k] = v
 		} else {
 			delete(target, k)
+		}
+	}
+	return nil
+}
+
+// child returns the value at key of an object, or of a list when key is an
+// index json-patch reads as the same entry (a non-negative decimal within
+// the list); nil when there is none.
+func child(node any, key string) any {
+	switch n := node.(type) {
+	case map[string]any:
+		return n[key]
+	case []any:
+		if i, err := strconv.Atoi(key); err == nil && i >= 0 && i < len(n) {
+			return n[i]
 		}
 	}
 	return nil

@@ -123,6 +123,8 @@ func FuzzObjectPatch(f *testing.F) {
 	f.Add(`{"spec":{"a":null}}`, `[{"op":"remove","path":"/spec/a"},{"op":"test","path":"/spec/a","value":null}]`)
 	f.Add(`{"a~b":{"c/d":[{"e":1}]}}`, `[{"op":"replace","path":"/a~0b/c~1d/0/e","value":"x"}]`)
 	f.Add(`{"l":[[1],[2]]}`, `[{"op":"add","path":"/l/1/0","value":0},{"op":"replace","path":"/l/-1","value":{}}]`)
+	f.Add(`{"l":[{"a":1},{"a":2}]}`, `[{"op":"replace","path":"/l/1/a","value":3},{"op":"add","path":"/l/1/b","value":[]}]`)
+	f.Add(`{"l":[{"a":{"b":1}},"s"]}`, `[{"op":"remove","path":"/l/01/a/b"},{"op":"test","path":"/l/1/x","value":null}]`)
 	f.Fuzz(func(t *testing.T, objJSON, patchJSON string) {
 		var obj map[string]any
 		if utiljson.Unmarshal([]byte(objJSON), &obj) != nil || obj == nil {
@@ -134,4 +136,33 @@ func FuzzObjectPatch(f *testing.F) {
 		}
 		requireSameAsRoundTrip(t, obj, patch)
 	})
+}
+
+// TestObjectPatchThroughListEntries checks that a patch below one list
+// entry encodes that entry alone: the other entries are the very maps they
+// were, not copies from a round trip of the list.
+func TestObjectPatchThroughListEntries(t *testing.T) {
+	tests := []struct {
+		name, ops string
+		local     bool // the sibling entry is left as it was
+	}{
+		{"below an entry", `[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:2"}]`, true},
+		{"below an entry, two keys", `[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:2"},{"op":"remove","path":"/spec/template/spec/containers/0/command"}]`, true},
+		{"a signed index", `[{"op":"replace","path":"/spec/template/spec/containers/+0/image","value":"nginx:2"}]`, true},
+		{"a negative index stops at the list", `[{"op":"replace","path":"/spec/template/spec/containers/-2/image","value":"nginx:2"}]`, false},
+		{"a whole entry", `[{"op":"replace","path":"/spec/template/spec/containers/0","value":{"name":"nginx","image":"nginx:2"}}]`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			requireSameAsRoundTrip(t, object(t, deployment).Object, ops(t, tt.ops))
+			obj := object(t, deployment)
+			list := obj.Object["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)
+			sibling := list[1].(map[string]any)
+			require.NoError(t, newObjectPatch(ops(t, tt.ops)).apply(obj))
+			sibling["probe"] = true
+			list = obj.Object["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)
+			assert.Equal(t, tt.local, list[1].(map[string]any)["probe"] == true)
+			assert.Equal(t, "nginx:2", list[0].(map[string]any)["image"])
+		})
+	}
 }
