@@ -225,7 +225,7 @@ func numberKey(n lua.LNumber) string {
 // they now are. A map whose subtree the script has not reached is taken
 // as it is when borrowing.
 func (d *decoder) lazyValue(t *lua.LTable, e *lazyEntry, inArray bool) (any, bool, error) {
-	m := fields(e.src)
+	m := e.fields()
 	if len(e.overlay) == 0 {
 		if d.borrow {
 			return m, true, nil

@@ -53,14 +53,25 @@ func (e *lazyEntry) put(key string, v lua.LValue) {
 	e.overlay[key] = v
 }
 
-// goMap returns the map the entry reads from, for any source but members.
-// Typed requirements are laid out as a map once and read as one from then on.
-func (e *lazyEntry) goMap() map[string]any {
-	if req, ok := e.src.(*interpreter.ReplicaRequirements); ok {
-		e.src = requirementsMap(req)
+// fields returns the map the entry reads as. Typed requirements are laid
+// out as a map once and read as one from then on; the members of a
+// library or module are copied into a map of their Lua values.
+func (e *lazyEntry) fields() map[string]any {
+	switch src := e.src.(type) {
+	case map[string]any:
+		return src
+	case *interpreter.ReplicaRequirements:
+		m := requirementsMap(src)
+		e.src = m
+		return m
+	case members:
+		m := make(map[string]any, len(src))
+		for name, v := range src {
+			m[name] = v
+		}
+		return m
 	}
-	m, _ := e.src.(map[string]any)
-	return m
+	return nil
 }
 
 // empty reports whether the table has no field, as Lua sees it: a field
@@ -71,7 +82,7 @@ func (e *lazyEntry) empty() bool {
 			return false
 		}
 	}
-	for k, v := range fields(e.src) {
+	for k, v := range e.fields() {
 		if _, over := e.overlay[k]; !over && v != nil {
 			return false
 		}
@@ -82,23 +93,6 @@ func (e *lazyEntry) empty() bool {
 // lazySource is a map[string]any, typed requirements
 // (*interpreter.ReplicaRequirements), or the members of a library or module.
 type lazySource any
-
-// fields returns the map a lazy source reads as.
-func fields(src lazySource) map[string]any {
-	switch src := src.(type) {
-	case map[string]any:
-		return src
-	case *interpreter.ReplicaRequirements:
-		return requirementsMap(src)
-	case members:
-		m := make(map[string]any, len(src))
-		for name, v := range src {
-			m[name] = v
-		}
-		return m
-	}
-	return nil
-}
 
 // value converts a Go value for a call: maps lazily, the rest as toLua does.
 func (st *state) value(v any) (lua.LValue, error) {
@@ -167,7 +161,7 @@ func (st *state) field(e *lazyEntry, key string) lua.LValue {
 		}
 		return lua.LNil
 	}
-	v, ok := e.goMap()[key]
+	v, ok := e.fields()[key]
 	if !ok {
 		return lua.LNil
 	}
@@ -196,7 +190,7 @@ func (st *state) materialize(t *lua.LTable) {
 			}
 		}
 	} else {
-		for k := range e.goMap() {
+		for k := range e.fields() {
 			if _, over := e.overlay[k]; !over {
 				t.RawSetString(k, st.field(e, k))
 			}
