@@ -22,11 +22,7 @@ func New() *Interpreter { return &Interpreter{} }
 // for every kind, the other operations as the registration table says, and
 // never InterpretComponent.
 func (*Interpreter) HookEnabled(gvk schema.GroupVersionKind, op interpreter.Operation) bool {
-	if op == interpreter.InterpretStatus {
-		return true
-	}
-	h, ok := kinds[gvk]
-	return ok && h.has(op)
+	return kinds[gvk].has(op) // a kind not in the table has zero handlers
 }
 
 // Kinds returns the kinds the layer has handlers for (see the package Kinds).
