@@ -56,7 +56,7 @@
 //     and Layer.Hook say which operations a customization defines.
 //   - A validator: Check returns a Rule per customization and key with a
 //     PASS, UNSET or ERROR verdict (luainterp interpret --check).
-//   - A long-running server: a Reloader installs the layer and, in Run,
-//     watches the files with fsnotify and swaps in a new layer after each
-//     change, keeping the last good one when a reload fails.
+//   - A long-running server: a Reloader installs the layer and watches the
+//     files with fsnotify (Start, or Load then Run), swapping in a new layer
+//     after each change and keeping the last good one when a reload fails.
 package customization

@@ -22,8 +22,9 @@ const DefaultSettle = 100 * time.Millisecond
 
 // Reloader keeps the customization layer of a Registry in step with files
 // and directories: Load installs it once, Run reloads it whenever they
-// change. A reload that fails keeps the layer in place, so a half-saved
-// file never leaves the registry without customizations.
+// change, and Start does both. A reload that fails keeps the layer in
+// place, so a half-saved file never leaves the registry without
+// customizations.
 type Reloader struct {
 	Registry *interpreter.Registry
 	Engine   *luavm.Engine
@@ -52,22 +53,56 @@ func (r *Reloader) Load() error {
 	return err
 }
 
+// Start installs the layer and keeps it in step with the files until ctx
+// is done: it places the watches, loads (returning the error, which leaves
+// the registry as it was, and watches nothing), then reloads after each
+// change in a goroutine of its own. It is Load and Run in one, loading once
+// at the start instead of twice; OnLoad is told of every load from the first.
+func (r *Reloader) Start(ctx context.Context) error {
+	w, err := r.newWatcher()
+	if err != nil {
+		return err
+	}
+	if err := r.Load(); err != nil {
+		w.Close()
+		return err
+	}
+	go r.loop(ctx, w)
+	return nil
+}
+
 // Run watches the paths until ctx is done, reloading once when the
 // watches are in place and then after each change.
 // It returns an error only when watching cannot start; a failing reload is
 // reported through OnLoad, and Run goes on watching.
 func (r *Reloader) Run(ctx context.Context) error {
-	w, err := fsnotify.NewWatcher()
+	w, err := r.newWatcher()
 	if err != nil {
-		return err
-	}
-	defer w.Close()
-	if err := r.watch(w); err != nil {
 		return err
 	}
 	// Load again now that the watches are in place: a change made between
 	// the caller's Load and this point would otherwise go unnoticed.
 	_ = r.Load()
+	r.loop(ctx, w)
+	return nil
+}
+
+// newWatcher returns a watcher with the watches the paths need in place.
+func (r *Reloader) newWatcher() (*fsnotify.Watcher, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.watch(w); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// loop reloads after each change w reports, until ctx is done; it closes w.
+func (r *Reloader) loop(ctx context.Context, w *fsnotify.Watcher) {
+	defer w.Close()
 	settle := r.Settle
 	if settle <= 0 {
 		settle = DefaultSettle
@@ -77,17 +112,17 @@ func (r *Reloader) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case ev, ok := <-w.Events:
 			if !ok {
-				return nil
+				return
 			}
 			if r.relevant(ev.Name) {
 				timer.Reset(settle)
 			}
 		case err, ok := <-w.Errors:
 			if !ok {
-				return nil
+				return
 			}
 			if r.OnLoad != nil {
 				r.OnLoad(nil, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -38,13 +39,38 @@ func replace(t *testing.T, path, contents string) {
 	require.NoError(t, os.Rename(tmp, path))
 }
 
+// loadLog records the outcome of every load a Reloader reports.
+type loadLog struct {
+	mu    sync.Mutex
+	loads []error
+}
+
+func (l *loadLog) onLoad(_ *Set, err error) {
+	l.mu.Lock()
+	l.loads = append(l.loads, err)
+	l.mu.Unlock()
+}
+
+func (l *loadLog) all() []error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.loads)
+}
+
+// widgetReloader returns a Reloader of a new registry, watching a new
+// directory holding widget.yaml with replicasHook("1"), and its loads.
+func widgetReloader(t *testing.T) (r *Reloader, dir string, log *loadLog) {
+	t.Helper()
+	dir = writeFiles(t, map[string]string{"widget.yaml": replicasHook("1")})
+	log = &loadLog{}
+	r = &Reloader{Registry: interpreter.NewRegistry(), Engine: luavm.New(), Paths: []string{dir},
+		Settle: 10 * time.Millisecond, OnLoad: log.onLoad}
+	return r, dir, log
+}
+
 func TestReloader(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"widget.yaml": replicasHook("1")})
-	reg := interpreter.NewRegistry()
-	var mu sync.Mutex
-	var loads []error
-	r := &Reloader{Registry: reg, Engine: luavm.New(), Paths: []string{dir}, Settle: 10 * time.Millisecond,
-		OnLoad: func(_ *Set, err error) { mu.Lock(); loads = append(loads, err); mu.Unlock() }}
+	r, dir, log := widgetReloader(t)
+	reg := r.Registry
 	require.NoError(t, r.Load())
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -60,8 +86,7 @@ func TestReloader(t *testing.T) {
 		return n
 	}
 	lastLoad := func() (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
+		loads := log.all()
 		return len(loads), loads[len(loads)-1]
 	}
 	require.Equal(t, int32(1), replicas())
@@ -95,4 +120,36 @@ func TestReloader(t *testing.T) {
 func TestReloaderRefusesStdin(t *testing.T) {
 	r := &Reloader{Registry: interpreter.NewRegistry(), Engine: luavm.New(), Paths: []string{"-"}}
 	assert.EqualError(t, r.Run(context.Background()), "standard input cannot be watched")
+}
+
+func TestReloaderStart(t *testing.T) {
+	r, dir, log := widgetReloader(t)
+	reg := r.Registry
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	require.NoError(t, r.Start(ctx))
+	assert.Equal(t, []error{nil}, log.all(), "Start loads once, and reports it")
+	n, _, err := reg.GetReplicas(context.Background(), widgetObject(0))
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), n)
+
+	replace(t, filepath.Join(dir, "widget.yaml"), replicasHook("2"))
+	assert.Eventually(t, func() bool {
+		n, _, err := reg.GetReplicas(context.Background(), widgetObject(0))
+		return err == nil && n == 2
+	}, 5*time.Second, 10*time.Millisecond, "a change after Start is reloaded")
+
+	t.Run("a file that does not load", func(t *testing.T) {
+		broken := writeFiles(t, map[string]string{"widget.yaml": replicasHook("2 +")})
+		reg := interpreter.NewRegistry()
+		r := &Reloader{Registry: reg, Engine: luavm.New(), Paths: []string{broken}}
+		err := r.Start(ctx)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), `widget.yaml:8: document 1 "widget": spec.customizations.replicaResource.luaScript: Lua line 1: `)
+		assert.Nil(t, reg.Get(interpreter.LayerCustomization), "nothing is installed")
+	})
+	t.Run("standard input", func(t *testing.T) {
+		r := &Reloader{Registry: interpreter.NewRegistry(), Engine: luavm.New(), Paths: []string{"-"}}
+		assert.EqualError(t, r.Start(ctx), "standard input cannot be watched")
+	})
 }
