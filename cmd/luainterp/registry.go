@@ -19,6 +19,7 @@ type registryConfig struct {
 	customizations []string
 	stdin          io.Reader
 	stderr         io.Writer
+	engine         *luavm.Engine
 }
 
 // registryOption configures newRegistry.
@@ -42,16 +43,26 @@ func withIO(cmd *cobra.Command) registryOption {
 	return func(c *registryConfig) { c.stdin, c.stderr = cmd.InOrStdin(), cmd.ErrOrStderr() }
 }
 
+// withEngine runs the scripts on engine instead of a new one, for a
+// caller that runs more scripts on it (serve --watch reloads
+// customizations onto it).
+func withEngine(engine *luavm.Engine) registryOption {
+	return func(c *registryConfig) { c.engine = engine }
+}
+
 // newRegistry wires the layers every command answers from: the built-in
 // handlers, the bundled third-party scripts above them, and the
-// customizations given withCustomizations on top.
+// customizations given withCustomizations on top, all on one Lua engine.
 // Loading warnings go to standard error; any loading error fails.
 func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 	cfg := registryConfig{stderr: io.Discard}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	engine := newEngine(cfg.stderr)
+	engine := cfg.engine
+	if engine == nil {
+		engine = newEngine(cfg.stderr)
+	}
 	reg := interpreter.NewRegistry().
 		Set(interpreter.LayerBuiltin, builtin.New()).
 		Set(interpreter.LayerThirdParty, scripts.NewLayer(engine))

@@ -184,37 +184,33 @@ func (o *serveOptions) registry(ctx context.Context, cmd *cobra.Command, log *sl
 	if !o.watch {
 		return newRegistry(withCustomizations(o.customizations...), withIO(cmd))
 	}
-	reg, err := newRegistry(withIO(cmd))
+	engine := newEngine(cmd.ErrOrStderr())
+	reg, err := newRegistry(withIO(cmd), withEngine(engine))
 	if err != nil {
 		return nil, err
 	}
-	printSetWarnings := func(set *customization.Set) {
-		if set != nil {
-			printWarnings(cmd.ErrOrStderr(), set.Warnings)
-		}
-	}
+	started := false // the first load's error is Start's; later ones are logged
 	reloader := &customization.Reloader{
 		Registry: reg,
-		Engine:   newEngine(cmd.ErrOrStderr()),
+		Engine:   engine,
 		Paths:    o.customizations,
-		OnLoad:   func(set *customization.Set, _ error) { printSetWarnings(set) },
+		OnLoad: func(set *customization.Set, err error) {
+			if set != nil {
+				printWarnings(cmd.ErrOrStderr(), set.Warnings)
+			}
+			switch {
+			case !started:
+				started = true
+			case err != nil:
+				log.Error("customizations not reloaded: keeping the previous ones", "error", err)
+			default:
+				log.Info("customizations reloaded", "customizations", len(set.Customizations))
+			}
+		},
 	}
-	if err := reloader.Load(); err != nil {
+	if err := reloader.Start(ctx); err != nil {
 		return nil, err
 	}
-	reloader.OnLoad = func(set *customization.Set, err error) {
-		printSetWarnings(set)
-		if err != nil {
-			log.Error("customizations not reloaded: keeping the previous ones", "error", err)
-			return
-		}
-		log.Info("customizations reloaded", "customizations", len(set.Customizations))
-	}
-	go func() {
-		if err := reloader.Run(ctx); err != nil {
-			log.Error("watching customizations", "error", err)
-		}
-	}()
 	return reg, nil
 }
 
