@@ -9,10 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -89,21 +88,21 @@ func memberStatuses(n int) []interpreter.AggregatedStatusItem {
 	return items
 }
 
-// readObject reads one Kubernetes object from a YAML file, whole numbers
-// as int64 as the Kubernetes decoder gives them.
+// readObject reads the one Kubernetes object of a manifest file.
 func readObject(tb testing.TB, path string) *unstructured.Unstructured {
 	tb.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(tb, err)
-	return parseObject(tb, data)
+	return parseObject(tb, path, data)
 }
 
-// parseObject decodes one Kubernetes object from YAML, whole numbers as int64.
-func parseObject(tb testing.TB, data []byte) *unstructured.Unstructured {
+// parseObject decodes the one Kubernetes object of a manifest, as every
+// luainterp command reads them (whole numbers as int64).
+func parseObject(tb testing.TB, name string, data []byte) *unstructured.Unstructured {
 	tb.Helper()
-	data, err := yaml.YAMLToJSON(data)
+	objs, err := manifest.Parse(name, data)
 	require.NoError(tb, err)
-	obj := map[string]any{}
-	require.NoError(tb, utiljson.Unmarshal(data, &obj))
-	return &unstructured.Unstructured{Object: obj}
+	obj, err := manifest.One(objs)
+	require.NoError(tb, err)
+	return &unstructured.Unstructured{Object: obj.Object}
 }

@@ -102,7 +102,7 @@ status: {}`,
 	layer := builtin.New()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := layer.ReflectStatus(context.Background(), parseObject(t, []byte(tt.object)))
+			got, err := layer.ReflectStatus(context.Background(), parseObject(t, tt.name, []byte(tt.object)))
 			require.NoError(t, err)
 			require.NotNil(t, got)
 			assert.Equal(t, tt.want, string(got.Raw))
