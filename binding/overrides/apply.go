@@ -29,17 +29,24 @@ func itemError(field string, i int, err error) *overriderError {
 	return &overriderError{field: fmt.Sprintf(".%s[%d]", field, i), err: err}
 }
 
-// compiledOverriders are one rule's overriders with their plaintext patch
-// prepared.
+// compiledOverriders are one rule's overriders with their patches
+// prepared: the plaintext patch, and the replace of each image overrider
+// with a predicate (by index; nil for the others).
 type compiledOverriders struct {
 	*api.Overriders
-	plaintext *objectPatch
+	plaintext  *objectPatch
+	predicates []*objectPatch
 }
 
 func compileOverriders(o *api.Overriders) *compiledOverriders {
-	c := &compiledOverriders{Overriders: o}
+	c := &compiledOverriders{Overriders: o, predicates: make([]*objectPatch, len(o.ImageOverrider))}
 	if len(o.Plaintext) > 0 {
 		c.plaintext = newObjectPatch(plaintextOps(o.Plaintext))
+	}
+	for i, image := range o.ImageOverrider {
+		if image.Predicate != nil {
+			c.predicates[i] = newObjectPatch([]patchOp{{Op: api.OperatorReplace, Path: image.Predicate.Path}})
+		}
 	}
 	return c
 }
@@ -47,7 +54,7 @@ func compileOverriders(o *api.Overriders) *compiledOverriders {
 // applyOverriders applies one rule's overriders to obj in Karmada's order.
 func applyOverriders(obj *unstructured.Unstructured, o *compiledOverriders) *overriderError {
 	for i := range o.ImageOverrider {
-		if err := applyImage(obj, &o.ImageOverrider[i]); err != nil {
+		if err := applyImage(obj, &o.ImageOverrider[i], o.predicates[i]); err != nil {
 			return itemError("imageOverrider", i, err)
 		}
 	}

@@ -10,11 +10,12 @@ import (
 	"github.com/luainterp/luainterp/binding/api"
 )
 
-// applyImage changes the images o selects: the one its predicate points at,
-// or else every regular container's image of a kind with a pod template.
-func applyImage(obj *unstructured.Unstructured, o *api.ImageOverrider) error {
+// applyImage changes the images o selects: the one its predicate points at
+// (predicate is its prepared replace), or else every regular container's
+// image of a kind with a pod template.
+func applyImage(obj *unstructured.Unstructured, o *api.ImageOverrider, predicate *objectPatch) error {
 	if o.Predicate != nil {
-		return applyImagePredicate(obj, o)
+		return applyImagePredicate(obj, o, predicate)
 	}
 	list, where, err := containers(obj.Object, obj.GetKind())
 	if err != nil {
@@ -37,7 +38,7 @@ func applyImage(obj *unstructured.Unstructured, o *api.ImageOverrider) error {
 // applyImagePredicate reads the image at the predicate's path (walked as
 // plain "/"-separated keys and indices, without ~ escapes, as Karmada reads
 // it) and writes the new one with an RFC 6902 replace at the same path.
-func applyImagePredicate(obj *unstructured.Unstructured, o *api.ImageOverrider) error {
+func applyImagePredicate(obj *unstructured.Unstructured, o *api.ImageOverrider, replace *objectPatch) error {
 	path := o.Predicate.Path
 	if !strings.HasPrefix(path, "/") {
 		return fmt.Errorf("predicate path %q does not start with /", path)
@@ -58,7 +59,7 @@ func applyImagePredicate(obj *unstructured.Unstructured, o *api.ImageOverrider) 
 	if err != nil {
 		return err
 	}
-	return newObjectPatch([]patchOp{{Op: api.OperatorReplace, Path: path, Value: value}}).apply(obj)
+	return replace.applyValue(obj, value)
 }
 
 func overrideImage(image string, o *api.ImageOverrider) (string, error) {

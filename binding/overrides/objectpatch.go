@@ -2,6 +2,7 @@ package overrides
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,17 +118,28 @@ func (p *objectPatch) local(depth int) (*localPatch, error) {
 
 // apply patches obj in place.
 func (p *objectPatch) apply(obj *unstructured.Unstructured) error {
-	if p.tokens != nil && p.applyLocal(obj.Object) == nil {
+	return p.applyValue(obj, nil)
+}
+
+// applyValue is apply with value, when not nil, as the value of the
+// patch's one operation: an image predicate prepares its replace once and
+// writes a different image each time.
+func (p *objectPatch) applyValue(obj *unstructured.Unstructured, value json.RawMessage) error {
+	if p.tokens != nil && p.applyLocal(obj.Object, value) == nil {
 		return nil
 	}
-	return patchObject(obj, p.ops)
+	ops := p.ops
+	if value != nil {
+		ops = []patchOp{{Op: ops[0].Op, Path: ops[0].Path, Value: value}}
+	}
+	return patchObject(obj, ops)
 }
 
 // applyLocal patches the deepest object on the shared parent's path that
 // obj has, through list entries too (a patch of
 // /spec/template/spec/containers/0/image encodes that container alone); on
-// failure obj is unchanged.
-func (p *objectPatch) applyLocal(obj map[string]any) error {
+// failure obj is unchanged. A non-nil value is applyValue's.
+func (p *objectPatch) applyLocal(obj map[string]any, value json.RawMessage) error {
 	target, depth := obj, 0
 	var node any = obj
 	for i, key := range p.shared {
@@ -152,7 +164,11 @@ func (p *objectPatch) applyLocal(obj map[string]any) error {
 	if err != nil {
 		return err
 	}
-	if doc, err = l.patch.Apply(doc); err != nil {
+	patch := l.patch
+	if value != nil {
+		patch = withValue(patch, value)
+	}
+	if doc, err = patch.Apply(doc); err != nil {
 		return err
 	}
 	var patched map[string]any
@@ -167,6 +183,13 @@ func (p *objectPatch) applyLocal(obj map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// withValue returns patch, of one operation, with value as its value.
+func withValue(patch jsonpatch.Patch, value json.RawMessage) jsonpatch.Patch {
+	op := maps.Clone(patch[0])
+	op["value"] = &value
+	return jsonpatch.Patch{op}
 }
 
 // child returns the value at key of an object, or of a list when key is an

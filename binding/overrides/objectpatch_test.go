@@ -21,7 +21,7 @@ func requireSameAsRoundTrip(t *testing.T, obj map[string]any, ops []patchOp) (lo
 	wantErr := patchObject(want, ops)
 	p := newObjectPatch(ops)
 	got := &unstructured.Unstructured{Object: deepCopyJSON(t, obj)}
-	local = p.tokens != nil && p.applyLocal(got.Object) == nil
+	local = p.tokens != nil && p.applyLocal(got.Object, nil) == nil
 	got = &unstructured.Unstructured{Object: deepCopyJSON(t, obj)}
 	err := p.apply(got)
 	if wantErr != nil {

@@ -1,6 +1,7 @@
 package overrides
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -139,6 +140,9 @@ func TestApplyOverridersErrors(t *testing.T) {
 		{"predicate path without leading slash", deployment,
 			`imageOverrider: [{predicate: {path: spec/x}, component: Tag, operator: replace, value: x}]`,
 			`.imageOverrider[0]: predicate path "spec/x" does not start with /`},
+		{"predicate path with a trailing slash, read without it, written with it", deployment,
+			`imageOverrider: [{predicate: {path: /spec/template/spec/initContainers/0/image/}, component: Tag, operator: replace, value: x}]`,
+			`.imageOverrider[0]: replace operation does not apply: doc is missing path: /spec/template/spec/initContainers/0/image/: missing value`},
 		{"uppercase image", `{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: a, image: "Nginx:1"}]}}`,
 			`imageOverrider: [{component: Tag, operator: replace, value: "2"}]`,
 			`.imageOverrider[0]: spec.containers[0].image: parse image "Nginx:1": repository name must be lowercase`},
@@ -165,4 +169,32 @@ func TestApplyOverridersErrors(t *testing.T) {
 			assert.Equal(t, tt.want, err.field+": "+err.err.Error())
 		})
 	}
+}
+
+// TestImagePredicateConcurrent applies one rule's prepared image predicate
+// from many goroutines (run with -race), each writing its own image.
+func TestImagePredicateConcurrent(t *testing.T) {
+	o := overriders(t, `imageOverrider: [{predicate: {path: /spec/template/spec/containers/0/image}, component: Tag, operator: add, value: "-debug"}]`)
+	done := make(chan any)
+	for i := range 8 {
+		go func() {
+			obj := object(t, deployment)
+			containers := obj.Object["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)
+			containers[0].(map[string]any)["image"] = fmt.Sprintf("nginx:1.%d", i)
+			if err := applyOverriders(obj, o); err != nil {
+				done <- err.err
+				return
+			}
+			done <- containers[0].(map[string]any)["image"]
+		}()
+	}
+	var got []any
+	for range 8 {
+		got = append(got, <-done)
+	}
+	want := []any{}
+	for i := range 8 {
+		want = append(want, fmt.Sprintf("nginx:1.%d-debug", i))
+	}
+	assert.ElementsMatch(t, want, got)
 }
