@@ -6,9 +6,9 @@
 //
 // Both functions read the pod spec as unstructured JSON (maps, lists,
 // strings, numbers) without converting the whole object to typed structs.
-// Quantities may be strings, whole numbers (int64 and the other Go integer
-// types) or float64, as a Lua script builds them. A field of the wrong JSON
-// type is an error naming its path inside the pod spec.
+// Quantities may be strings, whole numbers (int64, int or int32) or
+// float64, as a Lua script builds them. A field of the wrong JSON type is
+// an error naming its path inside the pod spec.
 //
 // # Requirements
 //
