@@ -131,13 +131,34 @@ func (lt *lazyTables) newEntry() *lazyEntry {
 	return &lazyEntry{}
 }
 
-// reset forgets the lazy tables of a call and keeps their entries for the next.
+// What a state keeps of a call's lazy tables for the next call: entries
+// to reuse, and the overlay maps they hold. A Go map keeps its size once
+// emptied, so a call that made a great many lazy tables, or set a great
+// many fields of one, would otherwise leave all that behind in the pooled
+// state for good.
+const (
+	maxKeptEntries = 1024
+	maxKeptOverlay = 64
+)
+
+// reset forgets the lazy tables of a call and keeps entries for the next.
 func (lt *lazyTables) reset() {
-	for t, e := range lt.entries {
+	for _, e := range lt.entries {
+		if len(lt.free) == maxKeptEntries {
+			break
+		}
 		e.src = nil
-		clear(e.overlay)
+		if len(e.overlay) > maxKeptOverlay {
+			e.overlay = nil
+		} else {
+			clear(e.overlay)
+		}
 		lt.free = append(lt.free, e)
-		delete(lt.entries, t)
+	}
+	if len(lt.entries) > maxKeptEntries {
+		lt.entries = map[*lua.LTable]*lazyEntry{}
+	} else {
+		clear(lt.entries)
 	}
 }
 

@@ -1,0 +1,58 @@
+package luavm
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLazyTablesKept checks what a state keeps of a call's lazy tables
+// for the next call: the entries and their overlay maps for reuse, but
+// not past maxKeptEntries and maxKeptOverlay (a Go map does not shrink
+// when emptied).
+func TestLazyTablesKept(t *testing.T) {
+	// run runs body on the engine's one state and returns its lazy tables.
+	run := func(t *testing.T, e *Engine, body string) *lazyTables {
+		t.Helper()
+		require.NoError(t, health(context.Background(), e, "lazy", "function InterpretHealth(obj)\n"+body+"\nreturn true end"))
+		st := <-e.pool.idle
+		e.pool.idle <- st
+		return st.lazy
+	}
+	mapOf := func(lt *lazyTables) uintptr { return reflect.ValueOf(lt.entries).Pointer() }
+
+	t.Run("a few kept for reuse", func(t *testing.T) {
+		e := New(WithMaxStates(1))
+		lt := run(t, e, `obj.a, obj.b = 1, 2; local k = require("kube")`)
+		entries := mapOf(lt)
+		assert.Empty(t, lt.entries)
+		require.Len(t, lt.free, 2, "obj and the kube module")
+		for _, e := range lt.free {
+			assert.Nil(t, e.src)
+			assert.Empty(t, e.overlay)
+		}
+		lt = run(t, e, `obj.c = 3; local k = require("kube")`)
+		assert.Equal(t, entries, mapOf(lt), "the same map")
+		assert.Len(t, lt.free, 2)
+	})
+	t.Run("not past maxKeptEntries", func(t *testing.T) {
+		e := New(WithMaxStates(1))
+		before := mapOf(run(t, e, ""))
+		lt := run(t, e, `for i = 1, 5000 do local k = require("kube") end`)
+		assert.Empty(t, lt.entries)
+		assert.NotEqual(t, before, mapOf(lt), "a new map")
+		assert.Len(t, lt.free, maxKeptEntries)
+	})
+	t.Run("no overlay past maxKeptOverlay", func(t *testing.T) {
+		e := New(WithMaxStates(1))
+		lt := run(t, e, `obj.a = 1`)
+		require.Len(t, lt.free, 1)
+		assert.NotNil(t, lt.free[0].overlay, "a small overlay is kept")
+		lt = run(t, e, `for i = 1, 1000 do obj["k" .. i] = i end`)
+		require.Len(t, lt.free, 1)
+		assert.Nil(t, lt.free[0].overlay, "the overlay of 1000 fields is dropped")
+	})
+}
