@@ -146,15 +146,19 @@ func typed(m map[string]any, into any) error {
 	return err
 }
 
-// luaKind names the Lua type that decodes to a value of Go type t.
+// luaKind names the Lua type that decodes to a value of Go type t: a
+// number for an integer field is a whole one in the field's range.
 func luaKind(t reflect.Type) string {
-	switch t.Kind() {
+	switch k := t.Kind(); k {
 	case reflect.String:
 		return "string"
 	case reflect.Bool:
 		return "boolean"
 	case reflect.Slice, reflect.Array, reflect.Map, reflect.Struct, reflect.Pointer:
 		return "table"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "whole number (" + k.String() + ")"
 	}
 	return "number"
 }
