@@ -159,6 +159,7 @@ func TestPanicBecomesError(t *testing.T) {
 	_, err := builtin.New().ReviseReplica(context.Background(), deploy, 2)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `built-in ReviseReplica of Deployment "odd" failed`)
+	assert.True(t, builtin.IsPanic(err))
 	assert.False(t, errors.Is(err, interpreter.ErrNoHook))
 }
 

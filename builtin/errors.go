@@ -34,10 +34,22 @@ func (e *noHandlerError) Unwrap() error {
 }
 
 // recoverInto turns a panic of a handler (an object holding values no JSON
-// decoder produces, say) into an error naming the operation and object,
-// so a bad input costs one failed call.
+// decoder produces, say) into a *panicError naming the operation and
+// object, so a bad input costs one failed call.
 func recoverInto(err *error, obj *unstructured.Unstructured, op interpreter.Operation) {
 	if r := recover(); r != nil {
-		*err = fmt.Errorf("built-in %s of %s %q failed: %v", op, obj.GetKind(), obj.GetName(), r)
+		*err = &panicError{op: op, kind: obj.GetKind(), name: obj.GetName(), value: r}
 	}
+}
+
+// panicError is the error of a handler that panicked; the fuzz target
+// looks for it.
+type panicError struct {
+	op         interpreter.Operation
+	kind, name string
+	value      any // what the handler panicked with
+}
+
+func (e *panicError) Error() string {
+	return fmt.Sprintf("built-in %s of %s %q failed: %v", e.op, e.kind, e.name, e.value)
 }
