@@ -54,11 +54,11 @@ func (p *Pipeline) work(ctx context.Context, b *prepared, target api.TargetClust
 		annotations = append(annotations, a)
 	}
 	workAnnotations[api.ConflictResolutionAnnotation] = conflict
-	if err := addAppliedAnnotation(workAnnotations, api.AppliedClusterOverridesAnnotation, res.Overrides.Cluster.Annotation); err != nil {
-		return nil, err
+	if v := res.Overrides.Cluster.Annotation(); v != "" {
+		workAnnotations[api.AppliedClusterOverridesAnnotation] = v
 	}
-	if err := addAppliedAnnotation(workAnnotations, api.AppliedOverridesAnnotation, res.Overrides.Namespaced.Annotation); err != nil {
-		return nil, err
+	if v := res.Overrides.Namespaced.Annotation(); v != "" {
+		workAnnotations[api.AppliedOverridesAnnotation] = v
 	}
 	if p.failoverInjection {
 		for k, v := range preservedLabels(b, target.Name) {
@@ -126,17 +126,6 @@ func permanentIDLabel(b *api.ResourceBinding) (key, value string) {
 		return api.ClusterResourceBindingPermanentIDLabel, b.PermanentID()
 	}
 	return api.ResourceBindingPermanentIDLabel, b.PermanentID()
-}
-
-func addAppliedAnnotation(annotations map[string]string, key string, value func() (string, error)) error {
-	v, err := value()
-	if err != nil {
-		return err
-	}
-	if v != "" {
-		annotations[key] = v
-	}
-	return nil
 }
 
 // suspended reports whether dispatching to cluster is suspended.

@@ -181,10 +181,11 @@ func applyGroup(policies []*policy, obj *unstructured.Unstructured, cluster *api
 
 // Annotation returns the value of the applied-overrides annotation for l:
 // a compact JSON array of {policyName, overriders}, sorted by policy name,
-// equal names in application order; "" for an empty list.
-func (l AppliedList) Annotation() (string, error) {
+// equal names in application order; "" for an empty list. The elements
+// were encoded by NewSet, so nothing can fail here.
+func (l AppliedList) Annotation() string {
 	if len(l) == 0 {
-		return "", nil
+		return ""
 	}
 	sorted := slices.Clone(l)
 	slices.SortStableFunc(sorted, func(a, b Applied) int { return strings.Compare(a.Policy.Name, b.Policy.Name) })
@@ -202,7 +203,7 @@ func (l AppliedList) Annotation() (string, error) {
 		out.Write(a.element)
 	}
 	out.WriteByte(']')
-	return out.String(), nil
+	return out.String()
 }
 
 // appliedElement encodes one rule as an element of the applied-overrides

@@ -69,12 +69,8 @@ spec:
 			res, err := set.Apply(obj, cluster(tt.cluster, nil, "", ""))
 			require.NoError(t, err)
 			assert.Equal(t, tt.label, obj.GetLabels()["o"], "the name-selected policy applies last")
-			got, err := res.Cluster.Annotation()
-			require.NoError(t, err)
-			assert.Equal(t, tt.clusterAnnotation, got)
-			got, err = res.Namespaced.Annotation()
-			require.NoError(t, err)
-			assert.Equal(t, tt.annotation, got)
+			assert.Equal(t, tt.clusterAnnotation, res.Cluster.Annotation())
+			assert.Equal(t, tt.annotation, res.Namespaced.Annotation())
 		})
 	}
 }
@@ -103,18 +99,14 @@ spec:
 		`"labelsOverrider":[{"operator":"remove","value":null}],"annotationsOverrider":[{"operator":"add","value":{"a":"1","b":"2"}}],` +
 		`"fieldOverrider":[{"fieldPath":"/data/x","yaml":[{"subPath":"/a","operator":"remove","value":null}]}]}}]`
 	list := AppliedList{{Policy: PolicyRef{Name: "zz"}, element: set.cluster[0].rules[0].element}}
-	got, err := list.Annotation()
-	require.NoError(t, err)
-	assert.Equal(t, want, got)
+	assert.Equal(t, want, list.Annotation())
 
 	empty, err := NewSet(policies(t, `{kind: ClusterOverridePolicy, metadata: {name: ccc}, spec: {}}`,
 		`{kind: ClusterOverridePolicy, metadata: {name: aaa}, spec: {}}`, `{kind: ClusterOverridePolicy, metadata: {name: bbb}, spec: {}}`))
 	require.NoError(t, err)
 	res, err := empty.Apply(object(t, `{apiVersion: v1, kind: Secret, metadata: {name: s}}`), cluster("m", nil, "", ""))
 	require.NoError(t, err)
-	got, err = res.Cluster.Annotation()
-	require.NoError(t, err)
-	assert.Equal(t, `[{"policyName":"aaa","overriders":{}},{"policyName":"bbb","overriders":{}},{"policyName":"ccc","overriders":{}}]`, got)
+	assert.Equal(t, `[{"policyName":"aaa","overriders":{}},{"policyName":"bbb","overriders":{}},{"policyName":"ccc","overriders":{}}]`, res.Cluster.Annotation())
 }
 
 func TestResourceSelectorPriority(t *testing.T) {
