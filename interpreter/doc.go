@@ -50,7 +50,8 @@
 //     infinity are errors;
 //   - tables that contain themselves, nest more than 100 deep, or hold a
 //     sparse array (largest index more than twice the element count) are
-//     errors, as are functions and other values JSON cannot hold.
+//     errors, as are results of more than 2^20 values, and functions and
+//     other values JSON cannot hold.
 //
 // The empty-table rule, which surprises users: Lua has one kind of table,
 // so an empty table cannot say whether it was {} or []. As in Karmada, the
@@ -60,8 +61,9 @@
 // is dropped. The references are the input object for ReviseReplica, and
 // desired and observed for Retain; every other operation has none, so its
 // empty tables in fields are dropped (AggregateStatus returning
-// status.conditions = {} drops conditions). An empty table that is the
-// whole result is {} for an object and [] for a list.
+// status.conditions = {} drops conditions). An empty table that is an
+// array element is kept, as {} unless a reference holds [] there; one that
+// is the whole result is {} for an object and [] for a list.
 //
 // The sandbox: the base library without collectgarbage, dofile, getfenv,
 // getmetatable, load, loadfile, loadstring, module, newproxy, rawequal,
