@@ -2,7 +2,6 @@ package testsuite
 
 import (
 	"errors"
-	"fmt"
 	"os"
 
 	"github.com/luainterp/luainterp/internal/manifest"
@@ -28,7 +27,8 @@ func ReadFile(path string) ([]*Case, error) {
 
 // Parse reads test cases from YAML documents; file names them in errors.
 // Every document is read: the error joins one *DocumentError per bad
-// document, and the cases returned are the good ones.
+// document (or one for the file, when it holds no document), and the
+// cases returned are the good ones.
 func Parse(file string, data []byte) ([]*Case, error) {
 	var cases []*Case
 	var errs []error
@@ -41,7 +41,7 @@ func Parse(file string, data []byte) ([]*Case, error) {
 		cases = append(cases, c)
 	}
 	if len(cases) == 0 && len(errs) == 0 {
-		errs = append(errs, fmt.Errorf("%s: no test cases", file))
+		errs = append(errs, &DocumentError{Source: Source{File: file}, Err: errors.New("no test cases")})
 	}
 	return cases, errors.Join(errs...)
 }
