@@ -44,7 +44,9 @@ func Apportion(votes map[string]int64, seats int32, uid string) map[string]int32
 // than a few per party. Webster's result is within n/2+1/2 of the exact
 // quota, so quota-n/2-3 seats are safely below it, and every one of them
 // was won with a quotient strictly above the last seat's, leaving the
-// tie-breaking untouched. It returns the number of seats given.
+// tie-breaking untouched. The quota is worked out in float64, whose error
+// at these sizes is far below a seat, since seats*votes overflows int64
+// for votes past 2^32. It returns the number of seats given.
 func (a *apportionment) giveLowerBounds(seats, total int64) int64 {
 	n := int64(len(a.parties))
 	if seats <= 8*n+64 {
@@ -53,7 +55,8 @@ func (a *apportionment) giveLowerBounds(seats, total int64) int64 {
 	var given int64
 	for i := range a.parties {
 		p := &a.parties[i]
-		p.seats = max(0, seats*p.votes/total-n/2-3)
+		quota := float64(seats) * (float64(p.votes) / float64(total))
+		p.seats = max(0, int64(quota)-n/2-3)
 		given += p.seats
 	}
 	return given

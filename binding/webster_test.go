@@ -29,6 +29,7 @@ func TestApportion(t *testing.T) {
 		{"no votes, no seat", map[string]int64{"A": 3, "B": 0}, 4, "", map[string]int32{"A": 4, "B": 0}},
 		{"nothing to give", map[string]int64{"A": 3}, 0, "", map[string]int32{"A": 0}},
 		{"huge seat count", map[string]int64{"A": 1, "B": 1}, 2147483647, "", map[string]int32{"A": 1073741824, "B": 1073741823}},
+		{"huge votes and seats", map[string]int64{"A": 1 << 40, "B": 3 << 40}, 2147483647, "", map[string]int32{"A": 536870912, "B": 1610612735}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,15 +39,23 @@ func TestApportion(t *testing.T) {
 }
 
 // TestApportionLowerBounds checks that giving seats in bulk before the
-// seat-by-seat loop changes no result, against the plain method.
+// seat-by-seat loop changes no result, against the plain method, for small
+// and for huge votes.
 func TestApportionLowerBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 300 {
 		votes := map[string]int64{}
+		huge := i%10 == 9 // votes whose product with the seats overflows int64
 		for p := range 1 + rng.IntN(7) {
 			votes[fmt.Sprintf("c%d", p)] = int64(rng.IntN(6))
+			if huge {
+				votes[fmt.Sprintf("c%d", p)] = rng.Int64N(1 << 56)
+			}
 		}
 		seats := int32(100 + rng.IntN(400))
+		if huge {
+			seats = int32(1<<15 + rng.IntN(1<<14))
+		}
 		uid := []string{"", "d43fdeeb-d750-4e2b-bee3-64eb94534f4c"}[i%2]
 		assert.Equal(t, plainWebster(votes, seats, uid), Apportion(votes, seats, uid), "votes %v seats %d", votes, seats)
 	}
