@@ -78,7 +78,7 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("--operation: %w", err)
 	}
-	format, err := parseFormat(o.output)
+	format, err := parseFormat(o.output, formatYAML, formatJSON)
 	if err != nil {
 		return err
 	}

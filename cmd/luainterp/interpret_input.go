@@ -1,15 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
@@ -90,32 +87,4 @@ func (in *inputs) statusItems(flag, path string) ([]interpreter.AggregatedStatus
 		}
 	}
 	return items, nil
-}
-
-// format is an output format of results.
-type format string
-
-func parseFormat(s string) (format, error) {
-	switch f := format(strings.ToLower(s)); f {
-	case "yaml", "json":
-		return f, nil
-	}
-	return "", fmt.Errorf("--output: unknown format %q: want yaml or json", s)
-}
-
-// print writes v as one document.
-func (f format) print(w io.Writer, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encoding results: %w", err)
-	}
-	if f == "yaml" {
-		if data, err = yaml.JSONToYAML(data); err != nil {
-			return fmt.Errorf("encoding results: %w", err)
-		}
-	} else {
-		data = append(data, '\n')
-	}
-	_, err = w.Write(data)
-	return err
 }

@@ -62,10 +62,9 @@ type kindLayers struct {
 }
 
 func (o *layersOptions) run(cmd *cobra.Command) error {
-	if o.output != "text" {
-		if _, err := parseFormat(o.output); err != nil {
-			return err
-		}
+	format, err := parseFormat(o.output, formatText, formatYAML, formatJSON)
+	if err != nil {
+		return err
 	}
 	if err := checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--object-file", []string{o.objectFile}}); err != nil {
 		return err
@@ -93,10 +92,9 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 			}
 		}
 	}
-	if o.output == "text" {
+	if format == formatText {
 		return printLayers(cmd.OutOrStdout(), rows)
 	}
-	format, _ := parseFormat(o.output)
 	return format.print(cmd.OutOrStdout(), rows)
 }
 

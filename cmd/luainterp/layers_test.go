@@ -125,7 +125,7 @@ func TestLayersErrors(t *testing.T) {
 		{"object and kind", []string{"--object-file", "x.yaml", "--kind", "Pod", "--api-version", "v1"}, "--object-file: give either an object or --api-version and --kind, not both"},
 		{"bad version", []string{"--api-version", "a/b/c", "--kind", "K"}, "--api-version: unexpected GroupVersion string: a/b/c"},
 		{"missing object file", []string{"--object-file", filepath.Join("testdata", "layers", "nope.yaml")}, "--object-file: testdata/layers/nope.yaml: no such file or directory"},
-		{"bad format", []string{"-o", "xml"}, `--output: unknown format "xml": want yaml or json`},
+		{"bad format", []string{"-o", "xml"}, `--output: unknown format "xml": want text, yaml or json`},
 		{"standard input twice", []string{"-f", "-", "--object-file", "-"}, "--object-file: standard input is already read for -f"},
 	}
 	for _, tt := range tests {

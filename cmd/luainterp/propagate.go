@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/binding"
 	"github.com/luainterp/luainterp/binding/api"
@@ -70,10 +68,11 @@ bundled scripts, and the ResourceInterpreterCustomizations of -f on top.`,
 }
 
 func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
-	if o.format != "yaml" && o.format != "json" {
-		return fmt.Errorf("output format %q: want yaml or json", o.format)
+	format, err := parseFormat(o.format, formatYAML, formatJSON)
+	if err != nil {
+		return err
 	}
-	err := checkStdin(fileFlag{"--template", []string{o.template}}, fileFlag{"--binding", []string{o.binding}},
+	err = checkStdin(fileFlag{"--template", []string{o.template}}, fileFlag{"--binding", []string{o.binding}},
 		fileFlag{"--clusters", o.clusters}, fileFlag{"--policies", o.policies}, fileFlag{"-f/--customizations", o.customizations})
 	if err != nil {
 		return err
@@ -98,7 +97,7 @@ func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
 	slices.SortFunc(works, func(a, b *api.Work) int {
 		return strings.Compare(a.Namespace+"\x00"+a.Name, b.Namespace+"\x00"+b.Name)
 	})
-	if err := writeWorks(cmd.OutOrStdout(), o, works); err != nil {
+	if err := writeWorks(cmd.OutOrStdout(), o.outDir, format, works); err != nil {
 		return err
 	}
 	failed := printSummary(stderr, result)
@@ -156,23 +155,24 @@ func bareClusters(b *api.ResourceBinding) []api.Cluster {
 	return clusters
 }
 
-func writeWorks(stdout io.Writer, o *propagateOptions, works []*api.Work) error {
+// writeWorks writes the Works to stdout, or one file each below outDir.
+func writeWorks(stdout io.Writer, outDir string, format format, works []*api.Work) error {
 	for i, w := range works {
-		data, err := encodeWork(w, o.format)
+		data, err := format.encode(w)
 		if err != nil {
 			return fmt.Errorf("encode work %s/%s: %w", w.Namespace, w.Name, err)
 		}
-		if o.outDir != "" {
-			dir := filepath.Join(o.outDir, w.Namespace)
+		if outDir != "" {
+			dir := filepath.Join(outDir, w.Namespace)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(dir, w.Name+"."+o.format), data, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, w.Name+"."+string(format)), data, 0o644); err != nil {
 				return err
 			}
 			continue
 		}
-		if i > 0 && o.format == "yaml" {
+		if i > 0 && format == formatYAML {
 			io.WriteString(stdout, "---\n")
 		}
 		if _, err := stdout.Write(data); err != nil {
@@ -180,14 +180,6 @@ func writeWorks(stdout io.Writer, o *propagateOptions, works []*api.Work) error 
 		}
 	}
 	return nil
-}
-
-func encodeWork(w *api.Work, format string) ([]byte, error) {
-	if format == "json" {
-		data, err := json.MarshalIndent(w, "", "  ")
-		return append(data, '\n'), err
-	}
-	return yaml.Marshal(w)
 }
 
 // printSummary writes one line per cluster and returns how many failed.

@@ -192,7 +192,7 @@ spec:
 		{"template file missing", []string{"--template", filepath.Join(t.TempDir(), "none.yaml"), "--binding", jobBinding}, "none.yaml: no such file"},
 		{"standard input twice", []string{"--template", "-", "--binding", jobBinding, "-f", "-"}, "-f/--customizations: standard input is already read for --template"},
 		{"customization that does not load", []string{"--template", job, "--binding", jobBinding, "-f", noSpec}, noSpec + `:1: document 1 "c": spec: missing`},
-		{"unknown output format", []string{"--template", job, "--binding", jobBinding, "-o", "xml"}, `output format "xml": want yaml or json`},
+		{"unknown output format", []string{"--template", job, "--binding", jobBinding, "-o", "xml"}, `--output: unknown format "xml": want yaml or json`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

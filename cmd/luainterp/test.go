@@ -89,12 +89,13 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 			return fmt.Errorf("--run: %w", err)
 		}
 	}
-	if o.output != "text" && o.output != "json" {
-		return fmt.Errorf("--output: unknown format %q: want text or json", o.output)
+	format, err := parseFormat(o.output, formatText, formatJSON)
+	if err != nil {
+		return err
 	}
 	stdout := cmd.OutOrStdout()
 	r := &testRun{testOptions: o, selected: selected, stderr: cmd.ErrOrStderr(), text: report.NewText(io.Discard)}
-	if o.output == "text" {
+	if format == formatText {
 		r.text = report.NewText(stdout)
 	}
 
@@ -105,12 +106,12 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 		r.suites(cmd.Context(), path, func() ([]testsuite.Found, error) { return testsuite.Find(path) })
 	}
 
-	if o.output == "text" && (o.coverage || o.listing) {
+	if format == formatText && (o.coverage || o.listing) {
 		report.WriteCoverage(stdout, r.report.Coverage, o.listing)
 	}
 	counts := r.report.Counts()
 	r.text.Summary(counts)
-	if o.output == "json" {
+	if format == formatJSON {
 		if err := report.WriteJSON(stdout, &r.report); err != nil {
 			return err
 		}
