@@ -267,8 +267,6 @@ func TestInterpretScriptFails(t *testing.T) {
 	assert.Equal(t, "asked for 2\n", r.stderr)
 }
 
-// TestInterpretFallsThrough runs a kind the customization does not cover:
-// the built-in layer answers, with and without -f.
 func TestInterpretCustomizationFromStdin(t *testing.T) {
 	example, err := os.ReadFile(exampleCustomization)
 	require.NoError(t, err)
@@ -277,6 +275,8 @@ func TestInterpretCustomizationFromStdin(t *testing.T) {
 	assert.Equal(t, "healthy: true\n", r.stdout)
 }
 
+// TestInterpretFallsThrough runs a kind the customization does not cover:
+// the built-in layer answers, with and without -f.
 func TestInterpretFallsThrough(t *testing.T) {
 	deployment := `apiVersion: apps/v1
 kind: Deployment
