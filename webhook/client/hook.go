@@ -38,7 +38,7 @@ type hook struct {
 	client  *http.Client
 }
 
-func newHook(config string, w *webhook.ResourceInterpreterWebhook, o *options) (*hook, error) {
+func newHook(w *webhook.ResourceInterpreterWebhook, o *options) (*hook, error) {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = 64
 	transport.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}

@@ -36,7 +36,7 @@ func New(configs []*webhook.ResourceInterpreterWebhookConfiguration, opts ...Opt
 			return nil, fmt.Errorf("configuration %q: %w", c.Name, errs.ToAggregate())
 		}
 		for i := range c.Webhooks {
-			h, err := newHook(c.Name, &c.Webhooks[i], &o)
+			h, err := newHook(&c.Webhooks[i], &o)
 			if err != nil {
 				return nil, fmt.Errorf("configuration %q: webhooks[%d] %q: %w", c.Name, i, c.Webhooks[i].Name, err)
 			}
