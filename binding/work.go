@@ -14,6 +14,7 @@ import (
 
 	"github.com/luainterp/luainterp/binding/api"
 	"github.com/luainterp/luainterp/binding/prune"
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // work runs the per-cluster steps on a fresh copy of the template and
@@ -198,7 +199,7 @@ func setStrings(obj *unstructured.Unstructured, field string, entries []entry) e
 	md, ok := obj.Object["metadata"].(map[string]any)
 	if !ok {
 		if obj.Object["metadata"] != nil {
-			return fmt.Errorf("metadata: want an object, got %T", obj.Object["metadata"])
+			return fmt.Errorf("metadata: want an object, got %s", jsonvalue.Describe(obj.Object["metadata"]))
 		}
 		md = map[string]any{}
 		obj.Object["metadata"] = md
@@ -206,7 +207,7 @@ func setStrings(obj *unstructured.Unstructured, field string, entries []entry) e
 	m, ok := md[field].(map[string]any)
 	if !ok {
 		if md[field] != nil {
-			return fmt.Errorf("metadata.%s: want an object, got %T", field, md[field])
+			return fmt.Errorf("metadata.%s: want an object, got %s", field, jsonvalue.Describe(md[field]))
 		}
 		m = make(map[string]any, len(entries))
 		md[field] = m

@@ -3,6 +3,8 @@ package overrides
 import (
 	"fmt"
 	"strings"
+
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // containersPath is where each kind with a pod template keeps its regular
@@ -39,7 +41,7 @@ func containers(obj map[string]any, kind string) ([]container, string, error) {
 			if cur == nil {
 				return nil, where, nil
 			}
-			return nil, where, fmt.Errorf("%s: a %s is not an object", where, typeName(cur))
+			return nil, where, fmt.Errorf("%s: %s is not an object", where, jsonvalue.Describe(cur))
 		}
 		cur = m[field]
 	}
@@ -48,13 +50,13 @@ func containers(obj map[string]any, kind string) ([]container, string, error) {
 	}
 	list, ok := cur.([]any)
 	if !ok {
-		return nil, where, fmt.Errorf("%s: want a list, got a %s", where, typeName(cur))
+		return nil, where, fmt.Errorf("%s: want a list, got %s", where, jsonvalue.Describe(cur))
 	}
 	out := make([]container, len(list))
 	for i, c := range list {
 		fields, ok := c.(map[string]any)
 		if !ok {
-			return nil, where, fmt.Errorf("%s[%d]: want an object, got a %s", where, i, typeName(c))
+			return nil, where, fmt.Errorf("%s[%d]: want an object, got %s", where, i, jsonvalue.Describe(c))
 		}
 		out[i] = container{index: i, fields: fields}
 	}
@@ -69,7 +71,7 @@ func (c container) stringField(where, field string) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("%s[%d].%s: want a string, got a %s", where, c.index, field, typeName(v))
+		return "", fmt.Errorf("%s[%d].%s: want a string, got %s", where, c.index, field, jsonvalue.Describe(v))
 	}
 	return s, nil
 }
@@ -83,13 +85,13 @@ func (c container) stringList(where, field string) (list []string, present bool,
 	}
 	items, ok := v.([]any)
 	if !ok {
-		return nil, false, fmt.Errorf("%s[%d].%s: want a list, got a %s", where, c.index, field, typeName(v))
+		return nil, false, fmt.Errorf("%s[%d].%s: want a list, got %s", where, c.index, field, jsonvalue.Describe(v))
 	}
 	list = make([]string, len(items))
 	for i, item := range items {
 		s, ok := item.(string)
 		if !ok {
-			return nil, false, fmt.Errorf("%s[%d].%s[%d]: want a string, got a %s", where, c.index, field, i, typeName(item))
+			return nil, false, fmt.Errorf("%s[%d].%s[%d]: want a string, got %s", where, c.index, field, i, jsonvalue.Describe(item))
 		}
 		list[i] = s
 	}

@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/binding/api"
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // applyField patches the JSON or YAML document held in the string at
@@ -24,7 +25,7 @@ func applyField(obj *unstructured.Unstructured, o *api.FieldOverrider) error {
 	}
 	text, ok := s.get().(string)
 	if !ok {
-		return fmt.Errorf("field path %s: %s is not string", o.FieldPath, typeName(s.get()))
+		return fmt.Errorf("field path %s: want a string, got %s", o.FieldPath, jsonvalue.Describe(s.get()))
 	}
 	var out string
 	switch {

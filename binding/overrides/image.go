@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/luainterp/luainterp/binding/api"
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // applyImage changes the images o selects: the one its predicate points at
@@ -49,7 +50,7 @@ func applyImagePredicate(obj *unstructured.Unstructured, o *api.ImageOverrider, 
 	}
 	image, ok := s.get().(string)
 	if !ok {
-		return fmt.Errorf("predicate path %s: want a string, got a %s", path, typeName(s.get()))
+		return fmt.Errorf("predicate path %s: want a string, got %s", path, jsonvalue.Describe(s.get()))
 	}
 	changed, err := overrideImage(image, o)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/luainterp/luainterp/binding/api"
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // applyMetadata adds, replaces or removes keys of metadata.<field>
@@ -15,11 +16,11 @@ import (
 func applyMetadata(obj *unstructured.Unstructured, field string, o *api.MetadataOverrider) error {
 	md, ok := obj.Object["metadata"].(map[string]any)
 	if !ok {
-		return fmt.Errorf("metadata: want an object, got a %s", typeName(obj.Object["metadata"]))
+		return fmt.Errorf("metadata: want an object, got %s", jsonvalue.Describe(obj.Object["metadata"]))
 	}
 	m, ok := md[field].(map[string]any)
 	if md[field] != nil && !ok {
-		return fmt.Errorf("metadata.%s: want an object, got a %s", field, typeName(md[field]))
+		return fmt.Errorf("metadata.%s: want an object, got %s", field, jsonvalue.Describe(md[field]))
 	}
 	switch o.Operator {
 	case api.OperatorAdd:

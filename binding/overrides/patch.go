@@ -9,6 +9,8 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // patchOp is one RFC 6902 operation; a nil Value is sent as null.
@@ -114,28 +116,9 @@ func walk(root map[string]any, tokens []string) (slot, error) {
 			}
 			s = slot{list: node, index: idx}
 		default:
-			return slot{}, fmt.Errorf("%q is a %s, not an object or a list", strings.Join(tokens[:i], "/"), typeName(cur))
+			return slot{}, fmt.Errorf("%q is %s, not an object or a list", strings.Join(tokens[:i], "/"), jsonvalue.Describe(cur))
 		}
 		cur = s.get()
 	}
 	return s, nil
-}
-
-// typeName names the JSON type of v.
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "list"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case int64, float64, int, int32, json.Number:
-		return "number"
-	}
-	return fmt.Sprintf("%T", v)
 }

@@ -7,6 +7,8 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/luainterp/luainterp/internal/jsonvalue"
 )
 
 // commonMetadata are the metadata fields every kind loses.
@@ -100,11 +102,11 @@ func pruneServiceAccount(obj map[string]any) error {
 	for i := 0; i < len(secrets); i++ {
 		entry, ok := secrets[i].(map[string]any)
 		if !ok {
-			return fmt.Errorf(".secrets[%d]: want an object, got %T", i, secrets[i])
+			return fmt.Errorf(".secrets[%d]: want an object, got %s", i, jsonvalue.Describe(secrets[i]))
 		}
 		secretName, ok := entry["name"].(string)
 		if !ok {
-			return fmt.Errorf(".secrets[%d].name: want a string, got %T", i, entry["name"])
+			return fmt.Errorf(".secrets[%d].name: want a string, got %s", i, jsonvalue.Describe(entry["name"]))
 		}
 		if strings.HasPrefix(secretName, prefix) {
 			secrets = append(secrets[:i], secrets[i+1:]...)

@@ -163,7 +163,7 @@ spec: {selector: {matchLabels: null}}`, "prune Job: "},
 apiVersion: v1
 kind: ServiceAccount
 metadata: {name: foo}
-secrets: [{name: 3}]`, "prune ServiceAccount: .secrets[0].name: want a string, got float64"},
+secrets: [{name: 3}]`, "prune ServiceAccount: .secrets[0].name: want a string, got a number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
