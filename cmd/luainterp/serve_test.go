@@ -221,7 +221,15 @@ spec:
 		_ = json.NewDecoder(resp.Body).Decode(&review)
 		answered <- review.Response
 	}()
-	time.Sleep(200 * time.Millisecond) // the request is running
+	require.Eventually(t, func() bool { // the request is running
+		resp, err := http.Get("http://" + s.addr + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return strings.Contains(string(body), "\nluainterp_webhook_requests_in_flight 1\n")
+	}, 10*time.Second, 10*time.Millisecond)
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
 
 	select {
