@@ -228,6 +228,35 @@ end`},
 	require.NoError(t, health(context.Background(), e, "fine", "function InterpretHealth(obj) return #string.rep('x', 1000) == 1000 end"))
 }
 
+// retained keeps memory live for TestMemoryBetweenCalls.
+var retained [][]byte
+
+// TestMemoryBetweenCalls checks that what the process allocates between
+// two calls is not charged to the second: its baseline is the heap when
+// it starts, not when the watchdog last saw a call.
+func TestMemoryBetweenCalls(t *testing.T) {
+	const budget = 32 << 20
+	e := New(WithMemoryBudget(budget), WithTimeout(time.Minute))
+	// The script allocates next to nothing while its print waits for the
+	// watchdog to look at the call a few times.
+	script := "function InterpretHealth(obj) print('waiting') return true end"
+	wait := ContextWithPrint(context.Background(), func(string) { time.Sleep(50 * time.Millisecond) })
+	heapNow() // no garbage in the first call's baseline
+	require.NoError(t, health(wait, e, "waiting", script))
+
+	for range 2 * budget >> 20 {
+		retained = append(retained, make([]byte, 1<<20))
+	}
+	defer func() { retained = nil }()
+	// Give the watchdog, still running from the first call, a few ticks
+	// to see the heap grow (and less than the idle second that stops it).
+	grown := heapNow() * 9 / 10
+	for start := time.Now(); e.watchdog.heap.Load() < grown && time.Since(start) < 500*time.Millisecond; {
+		time.Sleep(time.Millisecond)
+	}
+	require.NoError(t, health(wait, e, "waiting", script))
+}
+
 func TestStringLimitsCanBeCaught(t *testing.T) {
 	e := New(WithMemoryBudget(4 << 20))
 	err := health(context.Background(), e, "caught", `function InterpretHealth(obj)

@@ -62,7 +62,9 @@ func (w *watchdog) readHeap() uint64 {
 // watch starts watching the call of generation gen of ctx, which it
 // stops with ErrTimeout once timeout has passed (or at the caller's
 // deadline, if that is earlier) and with ErrMemoryLimit once the heap has
-// grown by budget. c is where the watchdog keeps the call until unwatch.
+// grown by budget from the last tick's sample (or from now, when the
+// watchdog is not running). c is where the watchdog keeps the call until
+// unwatch.
 func (w *watchdog) watch(c *watch, ctx *callContext, gen uint64, caller context.Context, timeout time.Duration, budget int64) {
 	*c = watch{ctx: ctx, gen: gen, deadline: time.Now().Add(timeout), timeout: timeout, budget: uint64(budget)}
 	if d, ok := caller.Deadline(); ok && d.Before(c.deadline) {
@@ -92,6 +94,9 @@ func (w *watchdog) loop() {
 	idle := 0
 	for now := range t.C {
 		w.mu.Lock()
+		// Sampled on idle ticks too: it is the baseline of the calls
+		// that start before the next tick.
+		heap := w.readHeap()
 		if len(w.calls) == 0 {
 			if idle++; idle >= watchdogIdle {
 				w.running = false
@@ -102,7 +107,6 @@ func (w *watchdog) loop() {
 			continue
 		}
 		idle = 0
-		heap := w.readHeap()
 		for c := range w.calls {
 			switch {
 			case now.After(c.deadline):
