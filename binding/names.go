@@ -23,9 +23,7 @@ func WorkName(kind, name, namespace string) string {
 	if namespace != "" {
 		s = namespace + "-" + s
 	}
-	h := fnv.New32a()
-	h.Write([]byte(strings.ToLower(s)))
-	digits := []byte(strconv.FormatUint(uint64(h.Sum32()), 10))
+	digits := []byte(strconv.FormatUint(uint64(fnv32a(strings.ToLower(s))), 10))
 	for i, c := range digits {
 		digits[i] = safeAlphabet[int(c)%len(safeAlphabet)]
 	}
@@ -34,3 +32,11 @@ func WorkName(kind, name, namespace string) string {
 
 // ExecutionNamespace returns the namespace of the Works for cluster.
 func ExecutionNamespace(cluster string) string { return api.ExecutionNamespacePrefix + cluster }
+
+// fnv32a is the 32-bit FNV-1a hash of s, which names Works and breaks
+// Apportion's ties.
+func fnv32a(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
+}

@@ -1,9 +1,6 @@
 package binding
 
-import (
-	"container/heap"
-	"hash/fnv"
-)
+import "container/heap"
 
 // Apportion divides seats between parties in proportion to their votes by
 // the Webster / Sainte-Laguë method, as Karmada divides a Job's
@@ -98,10 +95,4 @@ func (a *apportionment) Pop() any {
 	last := a.parties[len(a.parties)-1]
 	a.parties = a.parties[:len(a.parties)-1]
 	return last
-}
-
-func fnv32a(s string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(s))
-	return h.Sum32()
 }
