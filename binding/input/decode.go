@@ -3,7 +3,6 @@ package input
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,9 +44,6 @@ func Template(docs []Document) (*unstructured.Unstructured, error) {
 		if f.value == "" {
 			return nil, &Error{Source: doc.Source, Err: fmt.Errorf("template: %s is missing or not a string", f.name)}
 		}
-	}
-	if _, ok := doc.Object["metadata"].(map[string]any); !ok {
-		return nil, &Error{Source: doc.Source, Err: errors.New("template: metadata is not an object")}
 	}
 	return obj, nil
 }

@@ -29,6 +29,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"no template", "template", "# nothing\n", "read template: no document found"},
 		{"two templates", "template", template + "---\n" + template, "read template: want one document, got 2 (the second is in.yaml:5: document 2)"},
 		{"template without a name", "template", "apiVersion: v1\nkind: Pod\nmetadata: {}\n", "in.yaml:1: document 1: template: metadata.name is missing or not a string"},
+		{"template whose metadata is a list", "template", "apiVersion: v1\nkind: Pod\nmetadata: [name]\n", "in.yaml:1: document 1: template: metadata.name is missing or not a string"},
 		{"template from a List of two", "template", "kind: List\nitems: [{kind: A}, {kind: B}]\n", "read template: want one document, got 2 (the second is in.yaml:1: document 1 item 2)"},
 		{"binding of another kind", "binding", template, `in.yaml:1: document 1 (Deployment web): kind "Deployment": want ResourceBinding or ClusterResourceBinding`},
 		{"binding of another version", "binding", "apiVersion: work.karmada.io/v1alpha1\nkind: ResourceBinding\nmetadata: {name: b}\n",
