@@ -37,9 +37,10 @@
 // fields (images, command, args, labels, annotations) change the object in
 // place instead of round-tripping it through JSON; the result is the same
 // for objects decoded from JSON or YAML, where integers are int64. A
-// plaintext patch (prepared once per rule) or an image predicate is applied
-// to a document holding only the keys its paths reach under the deepest
-// parent they share, not to the whole object; an operation other than add,
+// plaintext patch or an image predicate's replace (each prepared once, by
+// NewSet) is applied to a document holding only the keys its paths reach
+// under the deepest parent they share, list entries included, not to the
+// whole object; an operation other than add,
 // remove, replace or test, and any failure, take the whole-object round
 // trip, so results and errors are Karmada's.
 package overrides
