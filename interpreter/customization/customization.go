@@ -23,7 +23,7 @@ type Customization struct {
 	Target   schema.GroupVersionKind
 	Position Position // where the document is, from its first line
 
-	scripts [len(opIndex)]*Script
+	scripts [interpreter.InterpretDependency]*Script // by slot(op)
 }
 
 // Script is the Lua script of one operation of a customization.
@@ -38,12 +38,8 @@ type Script struct {
 	Line int
 }
 
-// opIndex gives each operation its slot in Customization.scripts.
-var opIndex = [...]interpreter.Operation{
-	interpreter.InterpretReplica, interpreter.ReviseReplica, interpreter.InterpretComponent, interpreter.Retain,
-	interpreter.AggregateStatus, interpreter.InterpretStatus, interpreter.InterpretHealth, interpreter.InterpretDependency,
-}
-
+// slot is the index of a valid operation in Customization.scripts: the
+// operations are numbered from InterpretReplica to InterpretDependency.
 func slot(op interpreter.Operation) int { return int(op - interpreter.InterpretReplica) }
 
 // Script returns the script c defines for op.
@@ -58,7 +54,7 @@ func (c *Customization) Script(op interpreter.Operation) (*Script, bool) {
 // Operations returns the operations c has a script for, in declaration order.
 func (c *Customization) Operations() []interpreter.Operation {
 	var ops []interpreter.Operation
-	for _, op := range opIndex {
+	for _, op := range interpreter.Operations() {
 		if c.scripts[slot(op)] != nil {
 			ops = append(ops, op)
 		}
