@@ -54,8 +54,12 @@ func ExampleLayer_Kinds() {
 	// argoproj.io/v1alpha1 Rollout
 	// argoproj.io/v1alpha1 Workflow
 	// batch.volcano.sh/v1alpha1 Job
+	// cert-manager.io/v1 Certificate
+	// external-secrets.io/v1 ExternalSecret
 	// flink.apache.org/v1beta1 FlinkDeployment
 	// helm.toolkit.fluxcd.io/v2 HelmRelease
+	// keda.sh/v1alpha1 ScaledJob
+	// keda.sh/v1alpha1 ScaledObject
 	// kubeflow.org/v1 PyTorchJob
 	// kustomize.toolkit.fluxcd.io/v1 Kustomization
 	// kyverno.io/v1 ClusterPolicy
