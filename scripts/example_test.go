@@ -63,6 +63,8 @@ func ExampleLayer_Kinds() {
 	// kubeflow.org/v1 PyTorchJob
 	// kustomize.toolkit.fluxcd.io/v1 Kustomization
 	// kyverno.io/v1 ClusterPolicy
+	// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet
+	// rabbitmq.com/v1beta1 RabbitmqCluster
 	// ray.io/v1 RayCluster
 	// source.toolkit.fluxcd.io/v1 GitRepository
 }
