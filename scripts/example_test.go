@@ -64,6 +64,8 @@ func ExampleLayer_Kinds() {
 	// kustomize.toolkit.fluxcd.io/v1 Kustomization
 	// kyverno.io/v1 ClusterPolicy
 	// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet
+	// monitoring.coreos.com/v1 Alertmanager
+	// monitoring.coreos.com/v1 Prometheus
 	// rabbitmq.com/v1beta1 RabbitmqCluster
 	// ray.io/v1 RayCluster
 	// source.toolkit.fluxcd.io/v1 GitRepository
