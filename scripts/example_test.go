@@ -60,7 +60,10 @@ func ExampleLayer_Kinds() {
 	// helm.toolkit.fluxcd.io/v2 HelmRelease
 	// keda.sh/v1alpha1 ScaledJob
 	// keda.sh/v1alpha1 ScaledObject
+	// kubeflow.org/v1 JAXJob
+	// kubeflow.org/v1 PaddleJob
 	// kubeflow.org/v1 PyTorchJob
+	// kubeflow.org/v1 XGBoostJob
 	// kustomize.toolkit.fluxcd.io/v1 Kustomization
 	// kyverno.io/v1 ClusterPolicy
 	// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet
