@@ -72,4 +72,5 @@ func ExampleLayer_Kinds() {
 	// rabbitmq.com/v1beta1 RabbitmqCluster
 	// ray.io/v1 RayCluster
 	// source.toolkit.fluxcd.io/v1 GitRepository
+	// trainer.kubeflow.org/v1alpha1 TrainJob
 }
