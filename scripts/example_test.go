@@ -71,6 +71,8 @@ func ExampleLayer_Kinds() {
 	// monitoring.coreos.com/v1 Prometheus
 	// rabbitmq.com/v1beta1 RabbitmqCluster
 	// ray.io/v1 RayCluster
+	// scheduling.volcano.sh/v1beta1 PodGroup
+	// scheduling.volcano.sh/v1beta1 Queue
 	// source.toolkit.fluxcd.io/v1 GitRepository
 	// trainer.kubeflow.org/v1alpha1 TrainJob
 }
