@@ -57,6 +57,7 @@ func ExampleLayer_Kinds() {
 	// cert-manager.io/v1 Certificate
 	// external-secrets.io/v1 ExternalSecret
 	// flink.apache.org/v1beta1 FlinkDeployment
+	// flink.apache.org/v1beta1 FlinkSessionJob
 	// helm.toolkit.fluxcd.io/v2 HelmRelease
 	// keda.sh/v1alpha1 ScaledJob
 	// keda.sh/v1alpha1 ScaledObject
