@@ -88,7 +88,7 @@ func loadSuites(t *testing.T, layer *scripts.Layer) []*testsuite.Suite {
 	require.Len(t, found, len(layer.Kinds()), "every suite folder is embedded, and nothing else")
 	suites := make([]*testsuite.Suite, len(found))
 	for i, f := range found {
-		suite, err := testsuite.Load(f, func(*customization.Set) (interpreter.Interpreter, error) { return layer, nil })
+		suite, err := testsuite.Load(f, func(*customization.Set) (interpreter.Interpreter, error) { return layer, nil }, testsuite.Strict())
 		require.NoError(t, err)
 		require.Contains(t, layer.Kinds(), kindOf(f.Name))
 		suites[i] = suite

@@ -18,9 +18,13 @@
 //	expectError: true                           # the operation must fail,
 //	errorContains: not found                    # with this in its error
 //
-// expectError and errorContains extend Karmada's format; any other key is
-// an error, so that a misspelt key cannot silently turn a check into none.
-// Which object an operation reads is said by Case.Request.
+// expectError and errorContains extend Karmada's format. Fields are read
+// as Karmada's decoder reads them: a field it does not know, anywhere, is
+// ignored, a name differing only in case is read as the field it stands
+// for, and the last of a repeated field is kept. Each is reported, so that
+// a misspelt key cannot silently turn a check into none: as a FieldError
+// in the case's Warnings, or with the Strict option as its document's
+// error. Which object an operation reads is said by Case.Request.
 //
 // # Verdicts
 //
@@ -45,7 +49,9 @@
 // Find and FindFS look for suites in a tree; Load reads one, checks it
 // and builds the interpreter its cases run against with a LayerFunc
 // (customization.NewLayer on a Lua engine, for `luainterp test`); every
-// problem is reported with its file and document. A suite folder whose
+// problem is reported with its file and document. A test case file or
+// document that cannot be read becomes a case holding the error (Case.Err),
+// which fails on its own while the suite's other cases run. A suite folder whose
 // parent is named like a Kubernetes version sits in a
 // <group>/<version>/<Kind> tree (the core group's folder is "core"), and
 // its customizations must target that kind: CheckPath says which part

@@ -2,6 +2,7 @@ package testsuite
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,7 +12,7 @@ import (
 )
 
 func TestReadFileInvalid(t *testing.T) {
-	cases, err := ReadFile("testdata/invalid.yaml")
+	cases, err := ReadFile("testdata/invalid.yaml", Strict())
 	require.Len(t, cases, 1, "the good document is still read")
 	assert.Equal(t, "good one", cases[0].Name)
 	assert.Equal(t, Source{File: "testdata/invalid.yaml", Document: 6, Line: 23}, cases[0].Source)
@@ -19,15 +20,145 @@ func TestReadFileInvalid(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `testdata/invalid.yaml:1: document 1: name: required
 testdata/invalid.yaml:6: document 2 "unknown operation": operation: unknown operation "Prune": want one of InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency
-testdata/invalid.yaml:10: document 3 "misspelt output": unknown field "ouput"
+testdata/invalid.yaml:13: document 3 "misspelt output": ouput: unknown field, did you mean "output"?
 testdata/invalid.yaml:16: document 4 "retain without observedObj": observedObj: required for Retain
 testdata/invalid.yaml:20: document 5 "no object": observedObj (or desiredObj): required for InterpretHealth
 testdata/invalid.yaml:28: document 7: invalid YAML: did not find expected ',' or ']'
-testdata/invalid.yaml:30: document 8: decoding test case: json: cannot unmarshal object into Go struct field document.statusItems of type []interpreter.AggregatedStatusItem`, err.Error())
+testdata/invalid.yaml:30: document 8 "statusItems of the wrong shape": decoding test case: json: cannot unmarshal object into Go struct field document.statusItems of type []interpreter.AggregatedStatusItem`, err.Error())
 
 	var docErr *DocumentError
 	require.True(t, errors.As(err, &docErr))
 	assert.Equal(t, 1, docErr.Document)
+	var fieldErr *FieldError
+	require.True(t, errors.As(err, &fieldErr))
+	assert.Equal(t, &FieldError{Path: "ouput", Problem: UnknownField, Known: "output"}, fieldErr)
+
+	t.Run("lenient", func(t *testing.T) {
+		cases, err := ReadFile("testdata/invalid.yaml")
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), "ouput")
+		require.Len(t, cases, 2, "the misspelt output is ignored, as Karmada ignores it")
+		assert.Equal(t, "misspelt output", cases[0].Name)
+		assert.Nil(t, cases[0].Output)
+		require.Len(t, cases[0].Warnings, 1)
+		assert.EqualError(t, cases[0].Warnings[0], `testdata/invalid.yaml:13: document 3 "misspelt output": ouput: unknown field, did you mean "output"?`)
+	})
+}
+
+func TestParseLenient(t *testing.T) {
+	tests := []struct {
+		name     string
+		text     string
+		check    func(t *testing.T, c *Case)
+		warnings []string
+	}{
+		{
+			name: "objects written inside status items",
+			text: `name: items
+operation: AggregateStatus
+desiredObj: {apiVersion: example.io/v1, kind: Widget}
+statusItems:
+- apiVersion: example.io/v1
+  kind: Widget
+  metadata: {name: w}
+  clusterName: east
+  status: {ready: true}
+- clusterNme: west
+`,
+			check: func(t *testing.T, c *Case) {
+				require.Len(t, c.StatusItems, 2)
+				assert.Equal(t, "east", c.StatusItems[0].ClusterName)
+				assert.JSONEq(t, `{"ready":true}`, string(c.StatusItems[0].Status.Raw))
+				assert.Empty(t, c.StatusItems[1].ClusterName)
+			},
+			warnings: []string{
+				`c.yaml:5: document 1 "items": statusItems[0].apiVersion: unknown field`,
+				`c.yaml:6: document 1 "items": statusItems[0].kind: unknown field`,
+				`c.yaml:7: document 1 "items": statusItems[0].metadata: unknown field`,
+				`c.yaml:10: document 1 "items": statusItems[1].clusterNme: unknown field, did you mean "clusterName"?`,
+			},
+		},
+		{
+			name: "names in another case are read",
+			text: `Name: cased
+operation: InterpretHealth
+ObservedObj: {apiVersion: example.io/v1, kind: Widget}
+Output: {healthy: true}
+`,
+			check: func(t *testing.T, c *Case) {
+				assert.Equal(t, "cased", c.Name)
+				assert.Equal(t, "example.io/v1", c.ObservedObj.GetAPIVersion())
+				assert.Equal(t, map[string]any{"healthy": true}, c.Output)
+			},
+			warnings: []string{
+				`c.yaml:1: document 1 "cased": Name: read as "name", whose case differs`,
+				`c.yaml:3: document 1 "cased": ObservedObj: read as "observedObj", whose case differs`,
+				`c.yaml:4: document 1 "cased": Output: read as "output", whose case differs`,
+			},
+		},
+		{
+			name: "a repeated field in JSON keeps the last",
+			text: `{"name": "first", "operation": "InterpretHealth",
+ "observedObj": {"apiVersion": "example.io/v1", "kind": "Widget"},
+ "name": "last"}`,
+			check: func(t *testing.T, c *Case) {
+				assert.Equal(t, "last", c.Name)
+			},
+			warnings: []string{`c.yaml:3: document 1 "last": name: duplicate field, the last one is read`},
+		},
+		{
+			name: "a far-off name gets no suggestion",
+			text: `name: far
+operation: InterpretHealth
+observedObj: {apiVersion: example.io/v1, kind: Widget}
+somethingElse: 1
+`,
+			warnings: []string{`c.yaml:4: document 1 "far": somethingElse: unknown field`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cases, err := Parse("c.yaml", []byte(tt.text))
+			require.NoError(t, err)
+			require.Len(t, cases, 1)
+			var got []string
+			for _, w := range cases[0].Warnings {
+				got = append(got, w.Error())
+			}
+			assert.Equal(t, tt.warnings, got)
+			if tt.check != nil {
+				tt.check(t, cases[0])
+			}
+
+			_, err = Parse("c.yaml", []byte(tt.text), Strict())
+			require.Error(t, err, "with Strict, every warning is an error")
+			assert.Equal(t, strings.Join(tt.warnings, "\n"), err.Error())
+		})
+	}
+}
+
+func TestParseStatusItemsNil(t *testing.T) {
+	head := "name: s\noperation: AggregateStatus\ndesiredObj: {apiVersion: example.io/v1, kind: Widget}\n"
+	tests := []struct {
+		name    string
+		text    string
+		wantNil bool
+	}{
+		{"absent", head, true},
+		{"no value", head + "statusItems:\n", true},
+		{"null", head + "statusItems: null\n", true},
+		{"empty list", head + "statusItems: []\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cases, err := Parse("s.yaml", []byte(tt.text))
+			require.NoError(t, err)
+			req, err := cases[0].Request()
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantNil, req.StatusItems == nil)
+			assert.Empty(t, req.StatusItems)
+		})
+	}
 }
 
 func TestReadFileMissing(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/testsuite/compare"
@@ -70,8 +71,28 @@ func (r *Result) fail(format string, args ...any) {
 	r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
 }
 
+// unread fails a case that could not be read, with every error of its
+// document, each located by line when its line is not the case's.
+func (r *Result) unread() {
+	errs := manifest.Errors(r.Case.Err)
+	if len(errs) == 0 {
+		r.fail("%v", r.Case.Err)
+	}
+	for _, e := range errs {
+		if e.Line != r.Case.Source.Line {
+			r.fail("line %d: %v", e.Line, e.Err)
+		} else {
+			r.fail("%v", e.Err)
+		}
+	}
+}
+
 func (r *Result) judge(ctx context.Context, in interpreter.Interpreter) {
 	c := r.Case
+	if c.Err != nil {
+		r.unread()
+		return
+	}
 	op := c.Operation
 	names := op.ResultNames()
 	for _, key := range slices.Sorted(maps.Keys(c.Output)) {

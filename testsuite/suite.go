@@ -1,6 +1,7 @@
 package testsuite
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,10 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 )
@@ -32,7 +36,9 @@ type Suite struct {
 	Dir  string
 	// Customizations are those of customizations.yaml.
 	Customizations *customization.Set
-	// Cases are those of testdata/*.yaml, file by file in lexical order.
+	// Cases are those of testdata/*.yaml, file by file in lexical order,
+	// with a case holding Err for each document or file that could not be
+	// read.
 	Cases []*Case
 	// Interpreter answers the cases: the customizations alone, built by
 	// the LayerFunc given to Load.
@@ -47,8 +53,9 @@ type LayerFunc func(*customization.Set) (interpreter.Interpreter, error)
 // folder's place in a <group>/<version>/<Kind> tree, see CheckPath), its
 // test cases, and the interpreter layer builds from the customizations.
 // The error reports every problem found, each naming its file and
-// document.
-func Load(f Found, layer LayerFunc) (*Suite, error) {
+// document, except those of test case files: a document or file that
+// cannot be read becomes a case holding the error, which fails alone.
+func Load(f Found, layer LayerFunc, opts ...Option) (*Suite, error) {
 	s := &Suite{Name: f.Name, Dir: f.Dir}
 	fsys, dir := f.files()
 	read := func(name string) (string, []byte, error) {
@@ -78,13 +85,17 @@ func Load(f Found, layer LayerFunc) (*Suite, error) {
 	}
 	for _, file := range files {
 		shown, data, err := read(path.Join(TestdataDir, path.Base(file)))
-		if err == nil {
-			var cases []*Case
-			cases, err = Parse(shown, data)
-			s.Cases = append(s.Cases, cases...)
+		if err != nil {
+			s.Cases = append(s.Cases, &Case{Source: Source{File: shown}, Err: err})
+			continue
 		}
-		errs = append(errs, err)
+		cases, err := Parse(shown, data, opts...)
+		s.Cases = append(s.Cases, cases...)
+		s.Cases = append(s.Cases, unreadCases(err)...)
 	}
+	slices.SortStableFunc(s.Cases, func(a, b *Case) int {
+		return cmp.Or(cmp.Compare(a.Source.File, b.Source.File), cmp.Compare(a.Source.Document, b.Source.Document))
+	})
 
 	if err := errors.Join(errs...); err != nil {
 		return s, err
@@ -93,9 +104,39 @@ func Load(f Found, layer LayerFunc) (*Suite, error) {
 	return s, err
 }
 
+// unreadCases returns a case for each document the error of Parse names,
+// holding the document's errors.
+func unreadCases(err error) []*Case {
+	var cases []*Case
+	for _, e := range manifest.Errors(err) {
+		if n := len(cases); n > 0 && cases[n-1].Source.Document == e.Document {
+			cases[n-1].Err = errors.Join(cases[n-1].Err, e)
+			continue
+		}
+		cases = append(cases, &Case{Name: e.Name, Source: e.Source, Err: e})
+	}
+	return cases
+}
+
+// unreadable names a test case file, or a document of one, that could not
+// be read: "testdata/cases.yaml", "testdata/cases.yaml document 3".
+func unreadable(dir string, src Source) string {
+	name := src.File
+	if rel, err := filepath.Rel(dir, src.File); err == nil {
+		name = filepath.ToSlash(rel)
+	}
+	if src.Document > 0 {
+		name += " document " + strconv.Itoa(src.Document)
+	}
+	return name
+}
+
 // defines reports whether the suite's customizations answer c's operation
 // for c's object.
 func (s *Suite) defines(c *Case) bool {
+	if c.Err != nil {
+		return true
+	}
 	req, err := c.Request()
 	return err != nil || s.Interpreter.HookEnabled(req.Object.GroupVersionKind(), c.Operation)
 }
@@ -109,6 +150,9 @@ func (s *Suite) Run(ctx context.Context, selected *regexp.Regexp, each func(*Res
 	results := make([]*Result, 0, len(s.Cases))
 	for _, c := range s.Cases {
 		name := s.Name + "/" + c.Operation.String() + "/" + c.Name
+		if c.Err != nil {
+			name = s.Name + "/" + unreadable(s.Dir, c.Source)
+		}
 		var r *Result
 		switch {
 		case selected != nil && !selected.MatchString(name):

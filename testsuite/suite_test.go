@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -140,4 +141,31 @@ func TestSuiteRun(t *testing.T) {
 	results = s.Run(context.Background(), nil, nil)
 	assert.Equal(t, Pass, results[0].Status)
 	assert.Equal(t, Pass, results[1].Status)
+}
+
+func TestLoadUnreadableFile(t *testing.T) {
+	dir := "../testdata/suites/broken/bad-case"
+	s, err := Load(Found{Name: "bad-case", Dir: dir}, goLayer)
+	require.NoError(t, err, "a test file that cannot be read fails its own cases, not the suite")
+	results := s.Run(context.Background(), nil, nil)
+	var got []string
+	for _, r := range results {
+		got = append(got, string(r.Status)+" "+r.Name+" "+strings.Join(r.Failures, "; "))
+	}
+	assert.Equal(t, []string{
+		"pass bad-case/InterpretHealth/ready is healthy ",
+		"fail bad-case/InterpretHealth/misspelt output InterpretHealth failed: status.phase: not set", // run, its output ignored
+		"fail bad-case/testdata/unparsable.yaml document 1 invalid YAML: did not find expected ',' or ']'",
+	}, got)
+	assert.Len(t, s.Cases[1].Warnings, 1)
+
+	s, err = Load(Found{Name: "bad-case", Dir: dir}, goLayer, Strict())
+	require.NoError(t, err)
+	results = s.Run(context.Background(), regexp.MustCompile(`health.yaml document 2`), nil)
+	require.Len(t, results, 3)
+	assert.Equal(t, Fail, results[1].Status)
+	assert.Equal(t, []string{`ouput: unknown field, did you mean "output"?`}, results[1].Failures)
+	var fieldErr *FieldError
+	require.ErrorAs(t, results[1].Case.Err, &fieldErr)
+	assert.Equal(t, UnknownField, fieldErr.Problem)
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	kjson "sigs.k8s.io/json"
 
 	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
@@ -34,6 +33,14 @@ type Case struct {
 	ErrorContains string
 	// Source is where the case was read from.
 	Source Source
+	// Err, when not nil, is why the document (or, with Document 0, the
+	// file) could not be read as a case: such a case fails without running.
+	Err error
+	// Warnings are the fields of the case Karmada's decoder does not read
+	// as written (each a *DocumentError holding a *FieldError): unknown
+	// fields, ignored, and names that differ in case, read as the field
+	// they stand for.
+	Warnings []error
 }
 
 // document is a test case as written.
@@ -51,17 +58,17 @@ type document struct {
 }
 
 // decodeCase decodes and checks one YAML document; its error is a
-// *DocumentError. Unknown keys are errors: a misspelt "output" would
-// otherwise turn a check into no check.
-func decodeCase(doc manifest.Document) (*Case, error) {
+// *DocumentError. Fields are read as Karmada's decoder reads them (see
+// FieldError); each field it would not read as written is a warning of
+// the case, or with o.strict an error.
+func decodeCase(doc manifest.Document, o options) (*Case, error) {
 	data, err := doc.JSON()
 	if err != nil {
 		return nil, err
 	}
 	var d document
-	strict, err := kjson.UnmarshalStrict(data, &d)
-	if err != nil {
-		return nil, &DocumentError{Source: doc.Source, Err: fmt.Errorf("decoding test case: %w", err)}
+	if err := decodeLikeKarmada(data, &d); err != nil {
+		return nil, &DocumentError{Source: doc.Source, Name: nameOf(data), Err: fmt.Errorf("decoding test case: %w", err)}
 	}
 	c := &Case{
 		Name:          d.Name,
@@ -72,6 +79,7 @@ func decodeCase(doc manifest.Document) (*Case, error) {
 		ExpectError:   d.ExpectError || d.ErrorContains != "",
 		ErrorContains: d.ErrorContains,
 		Source:        doc.Source,
+		Warnings:      fieldErrors(doc, d.Name, data),
 	}
 	if d.DesiredObj != nil {
 		c.DesiredObj = &unstructured.Unstructured{Object: d.DesiredObj}
@@ -79,18 +87,17 @@ func decodeCase(doc manifest.Document) (*Case, error) {
 	if d.ObservedObj != nil {
 		c.ObservedObj = &unstructured.Unstructured{Object: d.ObservedObj}
 	}
-	if err := c.check(d.Operation, strict); err != nil {
+	if o.strict && len(c.Warnings) > 0 {
+		return nil, errors.Join(c.Warnings...)
+	}
+	if err := c.check(d.Operation); err != nil {
 		return nil, &DocumentError{Source: doc.Source, Name: c.Name, Err: err}
 	}
 	return c, nil
 }
 
-// check checks a decoded case, given its operation as written and the
-// unknown fields found decoding it.
-func (c *Case) check(operation string, strict []error) error {
-	if err := errors.Join(strict...); err != nil {
-		return err
-	}
+// check checks a decoded case, given its operation as written.
+func (c *Case) check(operation string) error {
 	if strings.TrimSpace(c.Name) == "" {
 		return errors.New("name: required")
 	}

@@ -35,6 +35,7 @@ type testOptions struct {
 	output   string
 	coverage bool
 	listing  bool
+	strict   bool
 	timeout  time.Duration
 }
 
@@ -52,7 +53,10 @@ test cases ("---" between them): name, description, operation, desiredObj,
 observedObj, statusItems, inputReplicas and output, a map from result name
 (replica, requires, revised, components, retained, aggregatedStatus, status,
 healthy, dependencies) to the expected value; expectError and errorContains
-make a case expect the operation to fail.
+make a case expect the operation to fail. Fields are read as Karmada reads
+them: an unknown field is ignored, with a warning naming it (--strict fails
+the case instead), and a file or document that cannot be read fails as a
+case of its own.
 
 Each PATH is a suite folder or a tree to search for suites; without PATH, the
 bundled suites: those of ./scripts when run in a luainterp working copy, else
@@ -77,6 +81,7 @@ printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "how long one script call may run before its case fails")
 	f.BoolVar(&o.coverage, "coverage", false, "report which lines of each Lua script the cases ran")
+	f.BoolVar(&o.strict, "strict", false, "fail a test case holding a field Karmada would ignore (unknown, or differing in case), instead of warning")
 	f.BoolVar(&o.listing, "coverage-listing", false, "with the coverage summary, list each script with its hit counts (implies --coverage)")
 	return cmd
 }
@@ -153,9 +158,18 @@ func (r *testRun) suite(ctx context.Context, f testsuite.Found) {
 	if r.coverage || r.listing {
 		cov = luavm.NewCoverage()
 	}
-	suite, err := testsuite.Load(f, newSuiteLayer(r.timeout, cov))
+	var opts []testsuite.Option
+	if r.strict {
+		opts = append(opts, testsuite.Strict())
+	}
+	suite, err := testsuite.Load(f, newSuiteLayer(r.timeout, cov), opts...)
 	if suite.Customizations != nil {
 		printWarnings(r.stderr, suite.Customizations.Warnings)
+	}
+	for _, c := range suite.Cases {
+		for _, w := range c.Warnings {
+			fmt.Fprintf(r.stderr, "warning: %v (ignored)\n", w)
+		}
 	}
 	if err != nil {
 		r.notLoaded(&report.Suite{Name: f.Name, Dir: f.Dir, Err: err})

@@ -94,16 +94,36 @@ func TestTestFailing(t *testing.T) {
 func TestTestNotLoaded(t *testing.T) {
 	stdout, stderr, code := runTest(t, suites+"/broken", "no-such-folder")
 	b := suites + "/broken"
-	assert.Equal(t, `--- FAIL: bad-case (not loaded)
-    `+b+`/bad-case/testdata/health.yaml:7: document 2 "misspelt output": unknown field "ouput"
+	assert.Equal(t, `--- PASS: bad-case/InterpretHealth/ready is healthy (0.00s)
+--- PASS: bad-case/InterpretHealth/misspelt output (0.00s)
+    unchecked: healthy
+--- FAIL: bad-case/testdata/unparsable.yaml document 1 (0.00s)
+    `+b+`/bad-case/testdata/unparsable.yaml:2: document 1
+    invalid YAML: did not find expected ',' or ']'
 --- FAIL: example.io/v1beta1/Widget (not loaded)
     `+b+`/example.io/v1beta1/Widget/customizations.yaml:2: document 1 "widget": spec.target: does not agree with the folder example.io/v1beta1/Widget: the target has version v1, the folder v1beta1
 --- FAIL: syntax-error (not loaded)
     `+b+`/syntax-error/customizations.yaml:28: document 2 "widget-health": spec.customizations.healthInterpretation.luaScript: syntax error: unexpected end of the script (syntax error)
 --- FAIL: no-such-folder (not loaded)
     no-such-folder: no such file or directory
-0 passed, 0 failed, 4 suites not loaded
+2 passed, 1 failed, 3 suites not loaded
 `, stdout)
+	assert.Equal(t, "warning: "+b+`/bad-case/testdata/health.yaml:10: document 2 "misspelt output": ouput: unknown field, did you mean "output"? (ignored)`+"\n", stderr)
+	assert.Equal(t, 1, code)
+}
+
+func TestTestStrict(t *testing.T) {
+	stdout, stderr, code := runTest(t, "--strict", suites+"/broken/bad-case")
+	b := suites + "/broken/bad-case"
+	assert.Equal(t, `--- PASS: `+b+`/InterpretHealth/ready is healthy (0.00s)
+--- FAIL: `+b+`/testdata/health.yaml document 2 (0.00s)
+    `+b+`/testdata/health.yaml:10: document 2
+    ouput: unknown field, did you mean "output"?
+--- FAIL: `+b+`/testdata/unparsable.yaml document 1 (0.00s)
+    `+b+`/testdata/unparsable.yaml:2: document 1
+    invalid YAML: did not find expected ',' or ']'
+1 passed, 2 failed
+`, stdout, "the misspelt case fails alone; the suite's other cases run")
 	assert.Empty(t, stderr)
 	assert.Equal(t, 1, code)
 }

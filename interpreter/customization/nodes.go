@@ -10,6 +10,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/luainterp/luainterp/internal/jsonvalue"
+	"github.com/luainterp/luainterp/internal/manifest"
 )
 
 // resolve follows document wrappers and aliases to the node that holds a value.
@@ -157,36 +158,8 @@ func joinPath(path, name string) string {
 
 // unknownField says a field is unknown, suggesting the known name closest to it.
 func unknownField(name string, known []string) error {
-	best, bestDist := "", len(name)/2+1
-	for _, k := range known {
-		dist := editDistance(strings.ToLower(name), strings.ToLower(k))
-		if dist < bestDist {
-			best, bestDist = k, dist
-		}
-	}
-	if best != "" {
+	if best := manifest.Closest(name, known); best != "" {
 		return fmt.Errorf("unknown field, did you mean %s?", strconv.Quote(best))
 	}
 	return errors.New("unknown field, want one of " + strings.Join(known, ", "))
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
