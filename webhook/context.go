@@ -42,10 +42,13 @@ type ResourceInterpreterRequest struct {
 	Object runtime.RawExtension `json:"object,omitempty"`
 	// ObservedObject is the member cluster's object (Retain only).
 	ObservedObject *runtime.RawExtension `json:"observedObject,omitempty"`
-	// DesiredReplicas is the replica count to set (ReviseReplica only).
+	// DesiredReplicas is the replica count to set (ReviseReplica); Karmada
+	// sends 0 with every other operation.
 	DesiredReplicas *int32 `json:"replicas,omitempty"`
-	// AggregatedStatus is the member clusters' statuses (AggregateStatus only).
-	AggregatedStatus []interpreter.AggregatedStatusItem `json:"aggregatedStatus,omitempty"`
+	// AggregatedStatus is the member clusters' statuses (AggregateStatus
+	// only). Nil (none known) is left out, an empty list is sent as [], so
+	// that the two reach a script apart: nil, and an empty table.
+	AggregatedStatus []interpreter.AggregatedStatusItem `json:"aggregatedStatus,omitzero"`
 }
 
 // ResourceInterpreterResponse answers a ResourceInterpreterRequest; only

@@ -47,14 +47,14 @@ func EncodeRequest(uid string, req interpreter.Request) (*ResourceInterpreterReq
 		Operation:        req.Operation,
 		Object:           runtime.RawExtension{Raw: obj},
 		AggregatedStatus: req.StatusItems,
+		DesiredReplicas:  new(int32), // Karmada sends 0 but for ReviseReplica
 	}
 	switch req.Operation {
 	case interpreter.ReviseReplica:
 		if req.DesiredReplicas < 0 || req.DesiredReplicas > math.MaxInt32 {
 			return nil, fmt.Errorf("replicas %d: out of range of int32", req.DesiredReplicas)
 		}
-		replicas := int32(req.DesiredReplicas)
-		wire.DesiredReplicas = &replicas
+		*wire.DesiredReplicas = int32(req.DesiredReplicas)
 	case interpreter.Retain:
 		if req.ObservedObject == nil {
 			return nil, errors.New("retain needs an observed object")

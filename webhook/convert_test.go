@@ -39,7 +39,7 @@ func TestEncodeRequest(t *testing.T) {
 			name: "InterpretReplica",
 			req:  interpreter.Request{Operation: interpreter.InterpretReplica, Object: widget()},
 			want: `{"uid":"u","kind":{"group":"example.io","version":"v1","kind":"Widget"},"name":"w","namespace":"ns",
-				"operation":"InterpretReplica","object":` + widgetJSON + `}`,
+				"operation":"InterpretReplica","object":` + widgetJSON + `,"replicas":0}`,
 		},
 		{
 			name: "ReviseReplica",
@@ -51,14 +51,27 @@ func TestEncodeRequest(t *testing.T) {
 			name: "Retain",
 			req:  interpreter.Request{Operation: interpreter.Retain, Object: widget(), ObservedObject: widget()},
 			want: `{"uid":"u","kind":{"group":"example.io","version":"v1","kind":"Widget"},"name":"w","namespace":"ns",
-				"operation":"Retain","object":` + widgetJSON + `,"observedObject":` + widgetJSON + `}`,
+				"operation":"Retain","object":` + widgetJSON + `,"observedObject":` + widgetJSON + `,"replicas":0}`,
 		},
 		{
 			name: "AggregateStatus",
 			req: interpreter.Request{Operation: interpreter.AggregateStatus, Object: widget(),
 				StatusItems: []interpreter.AggregatedStatusItem{{ClusterName: "m1"}}},
 			want: `{"uid":"u","kind":{"group":"example.io","version":"v1","kind":"Widget"},"name":"w","namespace":"ns",
-				"operation":"AggregateStatus","object":` + widgetJSON + `,"aggregatedStatus":[{"clusterName":"m1"}]}`,
+				"operation":"AggregateStatus","object":` + widgetJSON + `,"replicas":0,"aggregatedStatus":[{"clusterName":"m1"}]}`,
+		},
+		{
+			name: "AggregateStatus with no status items",
+			req:  interpreter.Request{Operation: interpreter.AggregateStatus, Object: widget()},
+			want: `{"uid":"u","kind":{"group":"example.io","version":"v1","kind":"Widget"},"name":"w","namespace":"ns",
+				"operation":"AggregateStatus","object":` + widgetJSON + `,"replicas":0}`,
+		},
+		{
+			name: "AggregateStatus with an empty list of status items",
+			req: interpreter.Request{Operation: interpreter.AggregateStatus, Object: widget(),
+				StatusItems: []interpreter.AggregatedStatusItem{}},
+			want: `{"uid":"u","kind":{"group":"example.io","version":"v1","kind":"Widget"},"name":"w","namespace":"ns",
+				"operation":"AggregateStatus","object":` + widgetJSON + `,"replicas":0,"aggregatedStatus":[]}`,
 		},
 	}
 	for _, tt := range tests {
@@ -117,7 +130,7 @@ func TestDecodeRequestErrors(t *testing.T) {
 	tests := []struct {
 		name, request, want string
 	}{
-		{"no uid", `{"operation":"InterpretReplica","object":` + widgetJSON + `}`, "request.uid: missing"},
+		{"no uid", `{"operation":"InterpretReplica","object":` + widgetJSON + `,"replicas":0}`, "request.uid: missing"},
 		{"no operation", `{"uid":"u","object":` + widgetJSON + `}`, "request.operation: missing"},
 		{"no object", `{"uid":"u","operation":"InterpretReplica"}`, "request.object: missing"},
 		{"null object", `{"uid":"u","operation":"InterpretReplica","object":null}`, "request.object: missing"},
@@ -125,7 +138,7 @@ func TestDecodeRequestErrors(t *testing.T) {
 			"request.object: want a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}"},
 		{"object without kind", `{"uid":"u","operation":"InterpretReplica","object":{"apiVersion":"v1"}}`,
 			"request.object: missing apiVersion or kind"},
-		{"kind mismatch", `{"uid":"u","kind":{"group":"apps","version":"v1","kind":"Deployment"},"operation":"InterpretReplica","object":` + widgetJSON + `}`,
+		{"kind mismatch", `{"uid":"u","kind":{"group":"apps","version":"v1","kind":"Deployment"},"operation":"InterpretReplica","object":` + widgetJSON + `,"replicas":0}`,
 			"request.kind: apps/v1, Kind=Deployment does not match request.object's example.io/v1, Kind=Widget"},
 		{"ReviseReplica without replicas", `{"uid":"u","operation":"ReviseReplica","object":` + widgetJSON + `}`,
 			"request.replicas: missing for ReviseReplica"},

@@ -11,7 +11,9 @@ import (
 
 // EncodeResponse returns the wire response of resp, the successful answer
 // to req. The objects of ReviseReplica, Retain and AggregateStatus become
-// JSON patches from req's object.
+// JSON patches from req's object. InterpretStatus always carries a
+// rawStatus, {} when resp has no status, since Karmada fails a successful
+// answer without one.
 func EncodeResponse(req *ResourceInterpreterRequest, resp interpreter.Response) (*ResourceInterpreterResponse, error) {
 	wire := &ResourceInterpreterResponse{UID: req.UID, Successful: true}
 	switch req.Operation {
@@ -34,6 +36,9 @@ func EncodeResponse(req *ResourceInterpreterRequest, resp interpreter.Response) 
 		wire.Components = resp.Components
 	case interpreter.InterpretStatus:
 		wire.RawStatus = resp.Status
+		if nullToNil(wire.RawStatus) == nil {
+			wire.RawStatus = &runtime.RawExtension{Raw: []byte("{}")} // Karmada rejects a success without rawStatus
+		}
 	case interpreter.InterpretHealth:
 		wire.Healthy = &resp.Healthy
 	case interpreter.InterpretDependency:
@@ -90,7 +95,9 @@ func (r *ResourceInterpreterResponse) Decode(req *ResourceInterpreterRequest) (i
 	case interpreter.InterpretComponent:
 		resp.Components = r.Components
 	case interpreter.InterpretStatus:
-		resp.Status = nullToNil(r.RawStatus)
+		if resp.Status = nullToNil(r.RawStatus); resp.Status == nil {
+			return resp, fieldError("response.rawStatus", "missing") // as Karmada's client rejects it
+		}
 	case interpreter.InterpretHealth:
 		if r.Healthy == nil {
 			return resp, fieldError("response.healthy", "missing")

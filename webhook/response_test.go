@@ -26,7 +26,8 @@ func TestResponseRoundTrip(t *testing.T) {
 		name     string
 		op       interpreter.Operation
 		resp     interpreter.Response
-		wantWire string // the response as JSON, patch decoded from base64
+		wantWire string                // the response as JSON, patch decoded from base64
+		wantBack *interpreter.Response // what it decodes to, when not resp
 	}{
 		{
 			name: "InterpretReplica",
@@ -69,7 +70,8 @@ func TestResponseRoundTrip(t *testing.T) {
 			name:     "InterpretStatus of nothing",
 			op:       interpreter.InterpretStatus,
 			resp:     interpreter.Response{},
-			wantWire: `{"uid":"u","successful":true}`,
+			wantWire: `{"uid":"u","successful":true,"rawStatus":{}}`,
+			wantBack: &interpreter.Response{Status: &runtime.RawExtension{Raw: []byte(`{}`)}},
 		},
 		{
 			name:     "InterpretHealth",
@@ -109,7 +111,12 @@ func TestResponseRoundTrip(t *testing.T) {
 			if tt.op == interpreter.ReviseReplica {
 				require.NotNil(t, back.Object)
 			}
-			assert.Equal(t, tt.resp, back)
+			want := tt.resp
+			if tt.wantBack != nil {
+				want = *tt.wantBack
+				want.Operation = tt.op
+			}
+			assert.Equal(t, want, back)
 		})
 	}
 }
@@ -147,6 +154,10 @@ func TestResponseDecodeErrors(t *testing.T) {
 			"response.replicas: missing"},
 		{"no healthy", interpreter.InterpretHealth, `{"uid":"u","successful":true}`,
 			"response.healthy: missing"},
+		{"no rawStatus", interpreter.InterpretStatus, `{"uid":"u","successful":true}`,
+			"response.rawStatus: missing"},
+		{"rawStatus null", interpreter.InterpretStatus, `{"uid":"u","successful":true,"rawStatus":null}`,
+			"response.rawStatus: missing"},
 		{"patch without type", interpreter.ReviseReplica, `{"uid":"u","successful":true,"patch":"W10="}`,
 			"response.patchType: missing"},
 		{"patch of another type", interpreter.ReviseReplica, `{"uid":"u","successful":true,"patch":"W10=","patchType":"MergePatch"}`,

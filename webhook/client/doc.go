@@ -13,9 +13,11 @@
 //
 // # Which webhook answers
 //
-// Configurations are consulted in name order, and the webhooks of each in
-// their order; the first webhook with a rule matching the operation and
-// the object's group, version and kind answers ("*" matches any). HookEnabled
+// The webhooks of every configuration are consulted in the order of the
+// string "<configuration name>/<webhook name>", as Karmada consults them
+// (so configuration "a-b" comes before "a", '-' sorting before '/'); the
+// first webhook with a rule matching the operation and the object's
+// group, version and kind answers ("*" matches any). HookEnabled
 // reports whether any does; an operation none answers fails with an error
 // matching interpreter.ErrNoHook.
 //
@@ -28,7 +30,9 @@
 // clientConfig.caBundle (PEM) is the set of CAs trusted to sign the
 // webhook's serving certificate; without it, the system's roots are.
 //
-// Each call is a POST of a ResourceInterpreterContext, bounded by the
+// Each call is a POST of a ResourceInterpreterContext with the headers
+// Karmada sends (Content-Type application/json, Accept "application/json,
+// */*"), its request.replicas always set (0 but for ReviseReplica), bounded by the
 // webhook's timeoutSeconds (10 unless set), which is also passed on as a
 // "timeout" query parameter. A webhook that cannot be reached, times out,
 // answers with an HTTP status other than 200 or with successful=false makes

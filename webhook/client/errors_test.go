@@ -1,11 +1,13 @@
 package client_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -267,6 +269,133 @@ func TestWebhookOrder(t *testing.T) {
 	_, err := layer.InterpretHealth(context.Background(), widgetObject())
 	require.NoError(t, err)
 	assert.Equal(t, []int32{1, 0}, []int32{hits[0].Load(), hits[1].Load()})
+}
+
+func TestWebhookOrderAsKarmada(t *testing.T) {
+	names := func(hooks ...string) *webhook.ResourceInterpreterWebhookConfiguration {
+		c := configuration("", hooks[0], "https://127.0.0.1:1", nil)
+		for _, h := range hooks[1:] {
+			w := c.Webhooks[0]
+			w.Name = h
+			c.Webhooks = append(c.Webhooks, w)
+		}
+		return c
+	}
+	named := func(name string, c *webhook.ResourceInterpreterWebhookConfiguration) *webhook.ResourceInterpreterWebhookConfiguration {
+		c.Name = name
+		return c
+	}
+	tests := []struct {
+		name    string
+		configs []*webhook.ResourceInterpreterWebhookConfiguration
+		want    string
+	}{
+		{
+			name:    `"a-b/..." sorts before "a/...", '-' before '/'`,
+			configs: []*webhook.ResourceInterpreterWebhookConfiguration{named("a", names("z.example.com")), named("a-b", names("y.example.com"))},
+			want:    "y.example.com",
+		},
+		{
+			name:    "the webhooks of one configuration by name, not list order",
+			configs: []*webhook.ResourceInterpreterWebhookConfiguration{named("c", names("second.example.com", "first.example.com"))},
+			want:    "first.example.com",
+		},
+		{
+			name: "by the whole string across configurations",
+			configs: []*webhook.ResourceInterpreterWebhookConfiguration{
+				named("b", names("a.example.com")), named("a", names("z.example.com", "m.example.com"))},
+			want: "m.example.com",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name, ok := newLayer(t, tt.configs...).Webhook(widget.Kind, interpreter.InterpretHealth)
+			require.True(t, ok)
+			assert.Equal(t, tt.want, name)
+		})
+	}
+}
+
+func TestRequestAsKarmadaSends(t *testing.T) {
+	type seen struct {
+		accept, contentType string
+		request             map[string]any
+	}
+	requests := make(chan seen, 8)
+	h := server.New(widget.Interpreter{})
+	srv, ca := serveTLS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		require.NoError(t, err)
+		var review struct{ Request map[string]any }
+		require.NoError(t, json.Unmarshal(body, &review))
+		requests <- seen{r.Header.Get("Accept"), r.Header.Get("Content-Type"), review.Request}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h.ServeHTTP(w, r)
+	}))
+	layer := newLayer(t, configuration("c", "widgets.example.com", srv.URL, ca.PEM))
+	ctx := context.Background()
+	tests := []struct {
+		name         string
+		call         func() error
+		wantReplicas float64
+	}{
+		{"InterpretHealth", func() error { _, err := layer.InterpretHealth(ctx, widgetObject()); return err }, 0},
+		{"InterpretReplica", func() error { _, _, err := layer.GetReplicas(ctx, widgetObject()); return err }, 0},
+		{"ReviseReplica", func() error { _, err := layer.ReviseReplica(ctx, widgetObject(), 5); return err }, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NoError(t, tt.call())
+			got := <-requests
+			assert.Equal(t, "application/json, */*", got.accept)
+			assert.Equal(t, "application/json", got.contentType)
+			require.Contains(t, got.request, "replicas", "request.replicas is always sent")
+			assert.Equal(t, tt.wantReplicas, got.request["replicas"])
+		})
+	}
+}
+
+func TestRelayKeepsUpstreamCode(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   int
+		response string
+		wantCode int32
+	}{
+		{"an HTTP error", http.StatusBadRequest, `{"uid":"","successful":false,"status":{"code":400,"message":"bad object"}}`, 400},
+		{"a failure the upstream reported", http.StatusOK, `{"uid":"UID","successful":false,"status":{"code":422,"message":"cannot"}}`, 422},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			upstream, ca := serveTLS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var review webhook.ResourceInterpreterContext
+				require.NoError(t, json.NewDecoder(r.Body).Decode(&review))
+				w.WriteHeader(tt.status)
+				_, _ = io.WriteString(w, `{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","response":`+
+					strings.ReplaceAll(tt.response, "UID", review.Request.UID)+`}`)
+			}))
+			relay := httptest.NewServer(server.New(newLayer(t, configuration("c", "widgets.example.com", upstream.URL, ca.PEM))))
+			t.Cleanup(relay.Close)
+			body, err := json.Marshal(webhook.NewContext(mustEncode(t, interpreter.Request{Operation: interpreter.InterpretHealth, Object: widgetObject()})))
+			require.NoError(t, err)
+			resp, err := http.Post(relay.URL, "application/json", bytes.NewReader(body))
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			var answer webhook.ResourceInterpreterContext
+			require.NoError(t, json.NewDecoder(resp.Body).Decode(&answer))
+			assert.Equal(t, http.StatusOK, resp.StatusCode)
+			require.NotNil(t, answer.Response.Status)
+			assert.False(t, answer.Response.Successful)
+			assert.Equal(t, tt.wantCode, answer.Response.Status.Code, "the upstream's code, not 500: %s", answer.Response.Status.Message)
+		})
+	}
+}
+
+func mustEncode(t *testing.T, req interpreter.Request) *webhook.ResourceInterpreterRequest {
+	t.Helper()
+	wire, err := webhook.EncodeRequest("relay-1", req)
+	require.NoError(t, err)
+	return wire
 }
 
 func TestRegistryLayer(t *testing.T) {

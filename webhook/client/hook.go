@@ -13,7 +13,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"time"
 
@@ -26,11 +25,15 @@ import (
 // maxResponseBytes bounds the answer read from a webhook.
 const maxResponseBytes = 16 << 20
 
+// accept is the Accept header of a call, Karmada's.
+const accept = webhook.ContentType + ", */*"
+
 // errTimeout is the cause of a call's context ending at the webhook's timeout.
 var errTimeout = errors.New("webhook timeout")
 
 // hook is one webhook, ready to call.
 type hook struct {
+	key     string // "<configuration name>/<webhook name>", the order hooks are consulted in
 	name    string
 	webhook *webhook.ResourceInterpreterWebhook
 	url     string // with the timeout query parameter
@@ -38,7 +41,7 @@ type hook struct {
 	client  *http.Client
 }
 
-func newHook(w *webhook.ResourceInterpreterWebhook, o *options) (*hook, error) {
+func newHook(config string, w *webhook.ResourceInterpreterWebhook, o *options) (*hook, error) {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = 64
 	transport.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
@@ -54,6 +57,7 @@ func newHook(w *webhook.ResourceInterpreterWebhook, o *options) (*hook, error) {
 	}
 	timeout := time.Duration(w.Timeout()) * time.Second
 	return &hook{
+		key:     config + "/" + w.Name,
 		name:    w.Name,
 		webhook: w,
 		url:     URL(w) + "?timeout=" + strconv.Itoa(int(w.Timeout())) + "s",
@@ -106,7 +110,7 @@ func (h *hook) exchange(ctx context.Context, req interpreter.Request) (interpret
 		return empty, err
 	}
 	httpReq.Header.Set("Content-Type", webhook.ContentType)
-	httpReq.Header.Set("Accept", webhook.ContentType)
+	httpReq.Header.Set("Accept", accept)
 	httpResp, err := h.client.Do(httpReq)
 	if err != nil {
 		if context.Cause(ctx) == errTimeout {
@@ -176,11 +180,4 @@ func newUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// sortedByName returns configs in name order, the order Karmada consults them in.
-func sortedByName(configs []*webhook.ResourceInterpreterWebhookConfiguration) []*webhook.ResourceInterpreterWebhookConfiguration {
-	sorted := slices.Clone(configs)
-	slices.SortStableFunc(sorted, func(a, b *webhook.ResourceInterpreterWebhookConfiguration) int { return cmp.Compare(a.Name, b.Name) })
-	return sorted
 }

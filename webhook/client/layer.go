@@ -1,8 +1,10 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -21,28 +23,29 @@ type Layer struct {
 
 var _ interpreter.Interpreter = (*Layer)(nil)
 
-// New returns a Layer calling the webhooks of configs, consulted in
-// configuration name order. It fails when a configuration is invalid or a
-// caBundle holds no certificate.
+// New returns a Layer calling the webhooks of configs, consulted in the
+// order of "<configuration name>/<webhook name>", as Karmada consults them.
+// It fails when a configuration is invalid or a caBundle holds no
+// certificate.
 func New(configs []*webhook.ResourceInterpreterWebhookConfiguration, opts ...Option) (*Layer, error) {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	sorted := sortedByName(configs)
 	l := &Layer{}
-	for _, c := range sorted {
+	for _, c := range configs {
 		if errs := c.Validate(); len(errs) > 0 {
 			return nil, fmt.Errorf("configuration %q: %w", c.Name, errs.ToAggregate())
 		}
 		for i := range c.Webhooks {
-			h, err := newHook(&c.Webhooks[i], &o)
+			h, err := newHook(c.Name, &c.Webhooks[i], &o)
 			if err != nil {
 				return nil, fmt.Errorf("configuration %q: webhooks[%d] %q: %w", c.Name, i, c.Webhooks[i].Name, err)
 			}
 			l.hooks = append(l.hooks, h)
 		}
 	}
+	slices.SortStableFunc(l.hooks, func(a, b *hook) int { return cmp.Compare(a.key, b.key) })
 	return l, nil
 }
 

@@ -74,7 +74,8 @@ func TestRoundTrip(t *testing.T) {
 // TestConformanceThroughWebhook runs Karmada's conformance cases of the
 // built-in handlers through a webhook serving them: every case has the
 // same outcome and results as when run on the handlers directly, with
-// quantities compared by value.
+// quantities compared by value, but for a status that is nil directly and
+// {} through the webhook.
 func TestConformanceThroughWebhook(t *testing.T) {
 	direct := interpreter.NewRegistry().Set(interpreter.LayerBuiltin, builtin.New())
 	remote := interpreter.NewRegistry().Set(interpreter.LayerWebhook, newLayer(t, serveInterpreter(t, direct)))
@@ -90,6 +91,13 @@ func TestConformanceThroughWebhook(t *testing.T) {
 		for _, c := range cases {
 			t.Run(filepath.Base(file)+"/"+c.Name, func(t *testing.T) {
 				want, got := testsuite.Run(ctx, direct, c), testsuite.Run(ctx, remote, c)
+				if c.Operation == interpreter.InterpretStatus && want.Err == nil && want.Results["status"] == nil {
+					// Karmada fails a status answer without rawStatus: a webhook answers {} for none.
+					require.NoError(t, got.Err)
+					assert.Equal(t, map[string]any{}, got.Results["status"])
+					passed++
+					return
+				}
 				assert.Equal(t, want.Status, got.Status, "direct: %v %v; through the webhook: %v %v", want.Failures, want.Err, got.Failures, got.Err)
 				assert.Equal(t, want.Err != nil, got.Err != nil, "direct error: %v; through the webhook: %v", want.Err, got.Err)
 				// Quantities come back canonical ("10M" for "10000000"), as through Karmada's webhooks.

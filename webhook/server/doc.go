@@ -11,11 +11,16 @@
 //
 // Every answer is a ResourceInterpreterContext with a response:
 //
-//   - HTTP 200, successful=true: the operation's results;
+//   - HTTP 200, successful=true: the operation's results; InterpretStatus
+//     always carries rawStatus, {} for an object with no status, since
+//     Karmada fails a success without one (it then records status {} for
+//     that member, in the Work's manifestStatuses and the binding's
+//     aggregatedStatus, where its native interpreter records none);
 //   - HTTP 200, successful=false: the operation failed; status.message says
 //     why and status.code is 501 when the interpreter has no hook for the
-//     kind, 504 when the deadline passed, 500 otherwise (a script error, a
-//     panic in a handler);
+//     kind, 504 when the deadline passed, the code of a webhook asked in
+//     turn that failed (a *webhook.StatusError, the webhook/client layer),
+//     500 otherwise (a script error, a panic in a handler);
 //   - HTTP 4xx, successful=false: the request itself is wrong (405 not a
 //     POST, 415 not JSON, 413 too large, 400 malformed, another apiVersion
 //     or kind, a missing field); status.message names what is wrong.

@@ -187,7 +187,10 @@ func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequ
 	}
 	if res.err != nil {
 		code := http.StatusInternalServerError
+		var relayed *webhook.StatusError
 		switch {
+		case errors.As(res.err, &relayed) && relayed.Code != 0:
+			code = int(relayed.Code) // a webhook asked in turn failed: its code stands
 		case errors.Is(res.err, interpreter.ErrNoHook):
 			code = http.StatusNotImplemented
 		case errors.Is(res.err, context.DeadlineExceeded):

@@ -97,6 +97,11 @@ func TestHandlerOperations(t *testing.T) {
 			want:    `{"uid":"u-1","successful":true,"rawStatus":{"readyReplicas":2,"phase":"Ready"}}`,
 		},
 		{
+			name:    "InterpretStatus of an object without status",
+			request: review("InterpretStatus", `{"apiVersion":"example.io/v1","kind":"Widget","metadata":{"name":"w"}}`, ""),
+			want:    `{"uid":"u-1","successful":true,"rawStatus":{}}`, // Karmada fails a success without rawStatus
+		},
+		{
 			name:    "InterpretHealth",
 			request: review("InterpretHealth", widgetObject, ""),
 			want:    `{"uid":"u-1","successful":true,"healthy":true}`,
