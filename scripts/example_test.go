@@ -55,10 +55,12 @@ func ExampleLayer_Kinds() {
 	// argoproj.io/v1alpha1 Workflow
 	// batch.volcano.sh/v1alpha1 Job
 	// cert-manager.io/v1 Certificate
+	// elasticsearch.k8s.elastic.co/v1 Elasticsearch
 	// external-secrets.io/v1 ExternalSecret
 	// flink.apache.org/v1beta1 FlinkDeployment
 	// flink.apache.org/v1beta1 FlinkSessionJob
 	// helm.toolkit.fluxcd.io/v2 HelmRelease
+	// jobset.x-k8s.io/v1alpha2 JobSet
 	// keda.sh/v1alpha1 ScaledJob
 	// keda.sh/v1alpha1 ScaledObject
 	// kubeflow.org/v1 JAXJob
