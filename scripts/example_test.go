@@ -51,6 +51,7 @@ func ExampleLayer_Kinds() {
 	// apps.kruise.io/v1alpha1 CloneSet
 	// apps.kruise.io/v1alpha1 DaemonSet
 	// apps.kruise.io/v1beta1 StatefulSet
+	// argoproj.io/v1alpha1 AnalysisRun
 	// argoproj.io/v1alpha1 Rollout
 	// argoproj.io/v1alpha1 Workflow
 	// batch.volcano.sh/v1alpha1 Job
