@@ -78,5 +78,6 @@ func ExampleLayer_Kinds() {
 	// scheduling.volcano.sh/v1beta1 PodGroup
 	// scheduling.volcano.sh/v1beta1 Queue
 	// source.toolkit.fluxcd.io/v1 GitRepository
+	// sparkoperator.k8s.io/v1beta2 ScheduledSparkApplication
 	// trainer.kubeflow.org/v1alpha1 TrainJob
 }
