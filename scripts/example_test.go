@@ -48,9 +48,17 @@ func ExampleLayer_Kinds() {
 		fmt.Println(gvk.GroupVersion(), gvk.Kind)
 	}
 	// Output:
+	// apps.kruise.io/v1alpha1 AdvancedCronJob
+	// apps.kruise.io/v1alpha1 BroadcastJob
 	// apps.kruise.io/v1alpha1 CloneSet
 	// apps.kruise.io/v1alpha1 DaemonSet
+	// apps.kruise.io/v1alpha1 SidecarSet
+	// apps.kruise.io/v1alpha1 UnitedDeployment
+	// apps.kruise.io/v1beta1 AdvancedCronJob
+	// apps.kruise.io/v1beta1 BroadcastJob
+	// apps.kruise.io/v1beta1 SidecarSet
 	// apps.kruise.io/v1beta1 StatefulSet
+	// apps.kruise.io/v1beta1 UnitedDeployment
 	// argoproj.io/v1alpha1 AnalysisRun
 	// argoproj.io/v1alpha1 Rollout
 	// argoproj.io/v1alpha1 Workflow
