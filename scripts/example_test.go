@@ -76,11 +76,13 @@ func ExampleLayer_Kinds() {
 	// kubeflow.org/v1 PaddleJob
 	// kubeflow.org/v1 PyTorchJob
 	// kubeflow.org/v1 XGBoostJob
+	// kueue.x-k8s.io/v1beta2 Workload
 	// kustomize.toolkit.fluxcd.io/v1 Kustomization
 	// kyverno.io/v1 ClusterPolicy
 	// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet
 	// monitoring.coreos.com/v1 Alertmanager
 	// monitoring.coreos.com/v1 Prometheus
+	// postgresql.cnpg.io/v1 Cluster
 	// rabbitmq.com/v1beta1 RabbitmqCluster
 	// ray.io/v1 RayCluster
 	// scheduling.volcano.sh/v1beta1 PodGroup
