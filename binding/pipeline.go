@@ -182,7 +182,7 @@ func (p *Pipeline) clone(ctx context.Context, b *prepared, target api.TargetClus
 	if !b.revise {
 		return b.template.DeepCopy(), nil
 	}
-	revised, err := p.interp.ReviseReplica(ctx, b.template, int64(target.Replicas))
+	revised, err := interpreter.Typed{Interpreter: p.interp}.ReviseReplica(ctx, b.template, int64(target.Replicas))
 	if err != nil {
 		return nil, fmt.Errorf("revise replicas: %w", err)
 	}

@@ -19,7 +19,7 @@ import (
 // engine's benchmarks of the same name (…/lua) compare with these.
 func BenchmarkOperation(b *testing.B) {
 	ctx := context.Background()
-	layer := builtin.New()
+	layer := interpreter.Typed{Interpreter: builtin.New()}
 	deploy := readObject(b, "testdata/bench/deployment.yaml")
 	observed := deploy.DeepCopy()
 	require.NoError(b, unstructured.SetNestedField(observed.Object, int64(9), "spec", "replicas"))

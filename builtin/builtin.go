@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/luainterp/luainterp/interpreter"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -28,82 +26,54 @@ func (*Interpreter) HookEnabled(gvk schema.GroupVersionKind, op interpreter.Oper
 // Kinds returns the kinds the layer has handlers for (see the package Kinds).
 func (*Interpreter) Kinds() []schema.GroupVersionKind { return Kinds() }
 
-func lookup(obj *unstructured.Unstructured) handlers { return kinds[obj.GroupVersionKind()] }
-
-// GetReplicas returns the replica count and per-replica requirements. With
-// no handler for the kind it returns 0, an empty requirements object and
-// an error, as Karmada's native interpreter does.
-func (*Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructured) (_ int32, _ *interpreter.ReplicaRequirements, err error) {
-	defer recoverInto(&err, obj, interpreter.InterpretReplica)
-	h := lookup(obj)
-	if h.replica == nil {
-		return 0, &interpreter.ReplicaRequirements{}, notFound(obj, interpreter.InterpretReplica)
+// Interpret runs the kind's handler for req's operation. Without one it
+// fails as Karmada's native interpreter does: InterpretReplica with an
+// empty requirements object beside the error, InterpretComponent always
+// (the built-in layer knows no multi-template kind); InterpretStatus never,
+// kinds without a dedicated reflection reporting their whole status.
+// InterpretDependency returns the references with an error when some of
+// them are invalid, as Karmada does.
+func (*Interpreter) Interpret(_ context.Context, req interpreter.Request) (resp interpreter.Response, err error) {
+	op := req.Operation
+	resp.Operation = op
+	if err := req.Validate(); err != nil {
+		return resp, err
 	}
-	return h.replica(obj)
-}
-
-func (*Interpreter) ReviseReplica(_ context.Context, obj *unstructured.Unstructured, replicas int64) (_ *unstructured.Unstructured, err error) {
-	defer recoverInto(&err, obj, interpreter.ReviseReplica)
-	h := lookup(obj)
-	if h.revise == nil {
-		return nil, notFound(obj, interpreter.ReviseReplica)
+	obj := req.Object
+	defer recoverInto(&err, obj, op)
+	h := kinds[obj.GroupVersionKind()]
+	if op != interpreter.InterpretStatus && !h.has(op) {
+		if op == interpreter.InterpretReplica {
+			resp.Requirements = &interpreter.ReplicaRequirements{}
+		}
+		if op == interpreter.InterpretComponent {
+			return resp, &noHandlerError{gvk: obj.GroupVersionKind(), op: op, reason: "not implemented"}
+		}
+		return resp, notFound(obj, op)
 	}
-	return h.revise(obj, replicas)
-}
-
-// GetComponents always fails: the built-in layer knows no multi-template kind.
-func (*Interpreter) GetComponents(_ context.Context, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
-	return nil, &noHandlerError{gvk: obj.GroupVersionKind(), op: interpreter.InterpretComponent, reason: "not implemented"}
-}
-
-func (*Interpreter) Retain(_ context.Context, desired, observed *unstructured.Unstructured) (_ *unstructured.Unstructured, err error) {
-	defer recoverInto(&err, desired, interpreter.Retain)
-	h := lookup(desired)
-	if h.retain == nil {
-		return nil, notFound(desired, interpreter.Retain)
+	switch op {
+	case interpreter.InterpretReplica:
+		resp.Replicas, resp.Requirements, err = h.replica(obj)
+	case interpreter.ReviseReplica:
+		resp.Object, err = h.revise(obj, req.DesiredReplicas)
+	case interpreter.Retain:
+		resp.Object, err = h.retain(obj, req.ObservedObject)
+	case interpreter.AggregateStatus:
+		resp.Object, err = h.aggregate(obj, req.StatusItems)
+	case interpreter.InterpretStatus:
+		if h.reflect == nil {
+			resp.Status, err = reflectWholeStatus(obj)
+		} else {
+			resp.Status, err = h.reflect(obj)
+		}
+	case interpreter.InterpretHealth:
+		resp.Healthy, err = h.health(obj)
+	case interpreter.InterpretDependency:
+		if resp.Dependencies, err = h.dependency(obj); err == nil {
+			err = validateDependencies(resp.Dependencies)
+		} else {
+			resp.Dependencies = nil
+		}
 	}
-	return h.retain(desired, observed)
-}
-
-func (*Interpreter) AggregateStatus(_ context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (_ *unstructured.Unstructured, err error) {
-	defer recoverInto(&err, obj, interpreter.AggregateStatus)
-	h := lookup(obj)
-	if h.aggregate == nil {
-		return nil, notFound(obj, interpreter.AggregateStatus)
-	}
-	return h.aggregate(obj, items)
-}
-
-// ReflectStatus never fails for lack of a handler: kinds without a
-// dedicated reflection report their whole status.
-func (*Interpreter) ReflectStatus(_ context.Context, obj *unstructured.Unstructured) (_ *runtime.RawExtension, err error) {
-	defer recoverInto(&err, obj, interpreter.InterpretStatus)
-	if h := lookup(obj); h.reflect != nil {
-		return h.reflect(obj)
-	}
-	return reflectWholeStatus(obj)
-}
-
-func (*Interpreter) InterpretHealth(_ context.Context, obj *unstructured.Unstructured) (_ bool, err error) {
-	defer recoverInto(&err, obj, interpreter.InterpretHealth)
-	h := lookup(obj)
-	if h.health == nil {
-		return false, notFound(obj, interpreter.InterpretHealth)
-	}
-	return h.health(obj)
-}
-
-// GetDependencies returns the references with an error when some of them
-// are invalid, as Karmada does.
-func (*Interpreter) GetDependencies(_ context.Context, obj *unstructured.Unstructured) (_ []interpreter.DependentObjectReference, err error) {
-	defer recoverInto(&err, obj, interpreter.InterpretDependency)
-	h := lookup(obj)
-	if h.dependency == nil {
-		return nil, notFound(obj, interpreter.InterpretDependency)
-	}
-	refs, err := h.dependency(obj)
-	if err != nil {
-		return nil, err
-	}
-	return refs, validateDependencies(refs)
+	return resp, err
 }

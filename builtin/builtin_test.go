@@ -85,32 +85,32 @@ func TestNoHandler(t *testing.T) {
 	daemonSet := object("apps/v1", "DaemonSet")
 	calls := map[interpreter.Operation]func() error{
 		interpreter.ReviseReplica: func() error {
-			out, err := layer.ReviseReplica(ctx, daemonSet, 1)
+			out, err := interpreter.Typed{Interpreter: layer}.ReviseReplica(ctx, daemonSet, 1)
 			assert.Nil(t, out)
 			return err
 		},
 		interpreter.InterpretComponent: func() error {
-			out, err := layer.GetComponents(ctx, daemonSet)
+			out, err := interpreter.Typed{Interpreter: layer}.GetComponents(ctx, daemonSet)
 			assert.Nil(t, out)
 			return err
 		},
 		interpreter.Retain: func() error {
-			out, err := layer.Retain(ctx, daemonSet, daemonSet)
+			out, err := interpreter.Typed{Interpreter: layer}.Retain(ctx, daemonSet, daemonSet)
 			assert.Nil(t, out)
 			return err
 		},
 		interpreter.AggregateStatus: func() error {
-			out, err := layer.AggregateStatus(ctx, object("v1", "ConfigMap"), nil)
+			out, err := interpreter.Typed{Interpreter: layer}.AggregateStatus(ctx, object("v1", "ConfigMap"), nil)
 			assert.Nil(t, out)
 			return err
 		},
 		interpreter.InterpretHealth: func() error {
-			healthy, err := layer.InterpretHealth(ctx, object("batch/v1", "Job"))
+			healthy, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(ctx, object("batch/v1", "Job"))
 			assert.False(t, healthy)
 			return err
 		},
 		interpreter.InterpretDependency: func() error {
-			refs, err := layer.GetDependencies(ctx, object("v1", "Service"))
+			refs, err := interpreter.Typed{Interpreter: layer}.GetDependencies(ctx, object("v1", "Service"))
 			assert.Nil(t, refs)
 			return err
 		},
@@ -126,16 +126,16 @@ func TestNoHandler(t *testing.T) {
 	}
 
 	t.Run("messages", func(t *testing.T) {
-		_, err := layer.ReviseReplica(ctx, daemonSet, 1)
+		_, err := interpreter.Typed{Interpreter: layer}.ReviseReplica(ctx, daemonSet, 1)
 		assert.EqualError(t, err, `default ReviseReplica interpreter for "apps/v1, Kind=DaemonSet" not found`)
-		_, err = layer.GetComponents(ctx, daemonSet)
+		_, err = interpreter.Typed{Interpreter: layer}.GetComponents(ctx, daemonSet)
 		assert.EqualError(t, err, `default InterpretComponent interpreter for "apps/v1, Kind=DaemonSet" not implemented`)
-		_, err = layer.GetDependencies(ctx, object("v1", "Service"))
+		_, err = interpreter.Typed{Interpreter: layer}.GetDependencies(ctx, object("v1", "Service"))
 		assert.EqualError(t, err, "default interpreter for operation InterpretDependency not found")
 	})
 
 	t.Run("GetReplicas returns an empty requirements object", func(t *testing.T) {
-		replicas, requirements, err := layer.GetReplicas(ctx, daemonSet)
+		replicas, requirements, err := interpreter.Typed{Interpreter: layer}.GetReplicas(ctx, daemonSet)
 		require.ErrorIs(t, err, interpreter.ErrNoHook)
 		assert.Zero(t, replicas)
 		require.NotNil(t, requirements)
@@ -147,7 +147,7 @@ func TestInvalidDependenciesComeWithTheList(t *testing.T) {
 	ingress := object("networking.k8s.io/v1", "Ingress")
 	ingress.Object["metadata"] = map[string]any{"name": "web", "namespace": "shop"}
 	ingress.Object["spec"] = map[string]any{"tls": []any{map[string]any{"hosts": []any{"a.com"}}}}
-	refs, err := builtin.New().GetDependencies(context.Background(), ingress)
+	refs, err := interpreter.Typed{Interpreter: builtin.New()}.GetDependencies(context.Background(), ingress)
 	assert.EqualError(t, err, "dependencies[0] (v1 Secret): name and labelSelector cannot both be empty")
 	assert.Equal(t, []interpreter.DependentObjectReference{{APIVersion: "v1", Kind: "Secret", Namespace: "shop"}}, refs)
 }
@@ -156,7 +156,7 @@ func TestPanicBecomesError(t *testing.T) {
 	deploy := object("apps/v1", "Deployment")
 	deploy.Object["metadata"] = map[string]any{"name": "odd"}
 	deploy.Object["spec"] = map[string]any{"replicas": int64(1), "strange": struct{}{}} // not a JSON value
-	_, err := builtin.New().ReviseReplica(context.Background(), deploy, 2)
+	_, err := interpreter.Typed{Interpreter: builtin.New()}.ReviseReplica(context.Background(), deploy, 2)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `built-in ReviseReplica of Deployment "odd" failed`)
 	assert.True(t, builtin.IsPanic(err))

@@ -50,7 +50,7 @@ func FuzzHandlers(f *testing.F) {
 			u.SetGroupVersionKind(gvk)
 			before := u.DeepCopy()
 			for _, op := range interpreter.Operations() {
-				_, err := interpreter.Invoke(context.Background(), layer, interpreter.Request{
+				_, err := layer.Interpret(context.Background(), interpreter.Request{
 					Operation: op, Object: u, ObservedObject: before.DeepCopy(), DesiredReplicas: 2, StatusItems: items,
 				})
 				if builtin.IsPanic(err) {

@@ -29,7 +29,7 @@ func TestJobConditionsCarryTheAggregationTime(t *testing.T) {
 		ClusterName: "m1",
 		Status:      &runtime.RawExtension{Raw: []byte(`{"failed":1,"conditions":[{"type":"Failed","status":"True"}]}`)},
 	}}
-	out, err := New().AggregateStatus(context.Background(), job, items)
+	out, err := interpreter.Typed{Interpreter: New()}.AggregateStatus(context.Background(), job, items)
 	require.NoError(t, err)
 	conditions, _, err := unstructured.NestedSlice(out.Object, "status", "conditions")
 	require.NoError(t, err)

@@ -38,9 +38,9 @@ func TestGetReplicasMatchesLua(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20260821, 3))
 	for i := range 300 {
 		deploy := randomDeployment(rng)
-		wantReplicas, wantReq, err := layer.GetReplicas(ctx, deploy)
+		wantReplicas, wantReq, err := interpreter.Typed{Interpreter: layer}.GetReplicas(ctx, deploy)
 		require.NoError(t, err)
-		gotReplicas, gotReq, err := engine.GetReplicas(ctx, script, deploy)
+		gotReplicas, gotReq, err := engine.Hook(script).GetReplicas(ctx, deploy)
 		require.NoError(t, err)
 		if wantReplicas != gotReplicas || !sameRequirements(wantReq, gotReq) {
 			want, _ := json.Marshal(wantReq)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/interpreter"
 )
 
 // TestReflectStatusJSON checks the exact bytes of reflected statuses: key
@@ -102,7 +103,7 @@ status: {}`,
 	layer := builtin.New()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := layer.ReflectStatus(context.Background(), parseObject(t, tt.name, []byte(tt.object)))
+			got, err := interpreter.Typed{Interpreter: layer}.ReflectStatus(context.Background(), parseObject(t, tt.name, []byte(tt.object)))
 			require.NoError(t, err)
 			require.NotNil(t, got)
 			assert.Equal(t, tt.want, string(got.Raw))

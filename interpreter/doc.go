@@ -1,8 +1,34 @@
 // Package interpreter is the framework of luainterp: the operations a
 // multi-cluster control plane asks of an object, the Go types of their
 // inputs and results (with Karmada's JSON shapes), the Interpreter
-// interface, and the Registry that answers each (GVK, operation) from the
-// first of its layers with a hook.
+// interface, middleware, and the Registry that answers each (GVK,
+// operation) from the first of its layers with a hook.
+//
+// # One question, one answer
+//
+// An Interpreter has one method that runs operations, Interpret(ctx,
+// Request) (Response, error), beside HookEnabled(gvk, op), which says
+// whether it answers an operation for a kind. Every layer implements
+// those two; Func turns a function into an Interpreter. The typed calls a
+// program usually wants (GetReplicas, ReviseReplica, ... one per
+// operation) are written once, on Typed, over any Interpreter, and a
+// Registry has them.
+//
+// # Middleware
+//
+// A Middleware, func(Interpreter) Interpreter, adds behaviour around the
+// calls of an interpreter without touching it: metrics, tracing, limits,
+// breakers. Wrap one layer before Registry.Set, or the whole Registry;
+// Chain applies several, and Decorate is the usual body of one:
+//
+//	logged := func(next interpreter.Interpreter) interpreter.Interpreter {
+//		return interpreter.Decorate(next, func(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+//			resp, err := next.Interpret(ctx, req)
+//			log.Println(req.Operation, err)
+//			return resp, err
+//		})
+//	}
+//	reg.Set(interpreter.LayerCustomization, logged(layer))
 //
 // # Layers
 //

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -41,7 +39,11 @@ func (l Layer) String() string {
 // Registry answers every operation from the first of its layers that has a
 // hook for the object's kind. It is safe for concurrent use; Set swaps a
 // layer while calls are in flight, without a lock on the call path.
+//
+// A Registry has the typed calls (GetReplicas, ...) of Typed, answered by
+// Interpret.
 type Registry struct {
+	Typed
 	mu     sync.Mutex // serialises writers
 	layers atomic.Pointer[[numLayers]Interpreter]
 }
@@ -51,6 +53,7 @@ var _ Interpreter = (*Registry)(nil)
 // NewRegistry returns a Registry with no layers set.
 func NewRegistry() *Registry {
 	r := &Registry{}
+	r.Typed = Typed{r}
 	r.layers.Store(new([numLayers]Interpreter))
 	return r
 }
@@ -85,77 +88,17 @@ func (r *Registry) HookEnabled(gvk schema.GroupVersionKind, op Operation) bool {
 	return ok
 }
 
-// hook returns the interpreter that answers op for obj.
-func (r *Registry) hook(obj *unstructured.Unstructured, op Operation) (Interpreter, error) {
-	gvk := obj.GroupVersionKind()
+// Interpret answers req from the first layer with a hook for the
+// object's kind, after checking it (Request.Validate).
+func (r *Registry) Interpret(ctx context.Context, req Request) (Response, error) {
+	if err := req.Validate(); err != nil {
+		return Response{Operation: req.Operation}, err
+	}
+	gvk := req.Object.GroupVersionKind()
 	for _, in := range r.layers.Load() {
-		if in != nil && in.HookEnabled(gvk, op) {
-			return in, nil
+		if in != nil && in.HookEnabled(gvk, req.Operation) {
+			return in.Interpret(ctx, req)
 		}
 	}
-	return nil, &NoHookError{GVK: gvk, Operation: op}
-}
-
-func (r *Registry) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *ReplicaRequirements, error) {
-	in, err := r.hook(obj, InterpretReplica)
-	if err != nil {
-		return 0, nil, err
-	}
-	return in.GetReplicas(ctx, obj)
-}
-
-func (r *Registry) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	in, err := r.hook(obj, ReviseReplica)
-	if err != nil {
-		return nil, err
-	}
-	return in.ReviseReplica(ctx, obj, replicas)
-}
-
-func (r *Registry) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]Component, error) {
-	in, err := r.hook(obj, InterpretComponent)
-	if err != nil {
-		return nil, err
-	}
-	return in.GetComponents(ctx, obj)
-}
-
-func (r *Registry) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	in, err := r.hook(desired, Retain)
-	if err != nil {
-		return nil, err
-	}
-	return in.Retain(ctx, desired, observed)
-}
-
-func (r *Registry) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	in, err := r.hook(obj, AggregateStatus)
-	if err != nil {
-		return nil, err
-	}
-	return in.AggregateStatus(ctx, obj, items)
-}
-
-func (r *Registry) ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	in, err := r.hook(obj, InterpretStatus)
-	if err != nil {
-		return nil, err
-	}
-	return in.ReflectStatus(ctx, obj)
-}
-
-func (r *Registry) InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error) {
-	in, err := r.hook(obj, InterpretHealth)
-	if err != nil {
-		return false, err
-	}
-	return in.InterpretHealth(ctx, obj)
-}
-
-func (r *Registry) GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]DependentObjectReference, error) {
-	in, err := r.hook(obj, InterpretDependency)
-	if err != nil {
-		return nil, err
-	}
-	return in.GetDependencies(ctx, obj)
+	return Response{Operation: req.Operation}, &NoHookError{GVK: gvk, Operation: req.Operation}
 }

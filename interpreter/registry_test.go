@@ -14,7 +14,6 @@ import (
 
 // replicaLayer answers InterpretReplica for the kinds it lists with a fixed count.
 type replicaLayer struct {
-	NoHooks
 	kinds    map[string]bool
 	replicas int32
 }
@@ -23,8 +22,8 @@ func (l replicaLayer) HookEnabled(gvk schema.GroupVersionKind, op Operation) boo
 	return op == InterpretReplica && l.kinds[gvk.Kind]
 }
 
-func (l replicaLayer) GetReplicas(context.Context, *unstructured.Unstructured) (int32, *ReplicaRequirements, error) {
-	return l.replicas, nil, nil
+func (l replicaLayer) Interpret(_ context.Context, req Request) (Response, error) {
+	return Response{Operation: req.Operation, Replicas: l.replicas}, nil
 }
 
 func object(apiVersion, kind string) *unstructured.Unstructured {
@@ -69,6 +68,7 @@ func TestRegistryNoHook(t *testing.T) {
 	assert.False(t, r.HookEnabled(obj.GroupVersionKind(), InterpretHealth))
 
 	calls := map[Operation]func() error{
+		InterpretReplica:    func() error { _, _, err := r.GetReplicas(ctx, object("apps/v1", "StatefulSet")); return err },
 		ReviseReplica:       func() error { _, err := r.ReviseReplica(ctx, obj, 1); return err },
 		InterpretComponent:  func() error { _, err := r.GetComponents(ctx, obj); return err },
 		Retain:              func() error { _, err := r.Retain(ctx, obj, obj); return err },
@@ -84,7 +84,11 @@ func TestRegistryNoHook(t *testing.T) {
 			var nh *NoHookError
 			require.True(t, errors.As(err, &nh))
 			assert.Equal(t, op, nh.Operation)
-			assert.Equal(t, op.String()+" hook for apps/v1, Kind=Deployment not found", err.Error())
+			kind := "Deployment"
+			if op == InterpretReplica {
+				kind = "StatefulSet"
+			}
+			assert.Equal(t, op.String()+" hook for apps/v1, Kind="+kind+" not found", err.Error())
 		})
 	}
 }
@@ -112,4 +116,28 @@ func TestRegistrySwapWhileCalling(t *testing.T) {
 	assert.Nil(t, r.Get(LayerCustomization))
 	layer, _ := r.Which(obj.GroupVersionKind(), InterpretReplica)
 	assert.Equal(t, LayerBuiltin, layer)
+}
+
+func TestRegistryValidates(t *testing.T) {
+	r := NewRegistry().Set(LayerBuiltin, Func(func(context.Context, Request) (Response, error) {
+		t.Error("the layer was asked")
+		return Response{}, nil
+	}))
+	obj := object("apps/v1", "Deployment")
+	tests := []struct {
+		name string
+		req  Request
+		want string
+	}{
+		{"no operation", Request{Object: obj}, "invalid operation 0"},
+		{"no object", Request{Operation: InterpretHealth}, "no object given"},
+		{"retain without observed", Request{Operation: Retain, Object: obj}, "retain needs an observed object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := r.Interpret(context.Background(), tt.req)
+			require.EqualError(t, err, tt.want)
+			assert.Equal(t, tt.req.Operation, resp.Operation)
+		})
+	}
 }

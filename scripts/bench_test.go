@@ -61,7 +61,7 @@ func BenchmarkFirstCall(b *testing.B) {
 		if !layer.HookEnabled(obj.GroupVersionKind(), interpreter.InterpretReplica) {
 			b.Fatal("no InterpretReplica hook for CloneSet")
 		}
-		if _, _, err := layer.GetReplicas(ctx, obj); err != nil {
+		if _, _, err := (interpreter.Typed{Interpreter: layer}).GetReplicas(ctx, obj); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -69,7 +69,7 @@ func BenchmarkFirstCall(b *testing.B) {
 
 // BenchmarkCall runs operations of a loaded kind.
 func BenchmarkCall(b *testing.B) {
-	layer := scripts.NewLayer(luavm.New())
+	layer := interpreter.Typed{Interpreter: scripts.NewLayer(luavm.New())}
 	obj := benchCloneSet()
 	ctx := context.Background()
 	b.Run("GetReplicas", func(b *testing.B) {

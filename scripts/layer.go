@@ -8,8 +8,6 @@ import (
 	"slices"
 	"sync"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -165,82 +163,21 @@ func (l *Layer) HookEnabled(gvk schema.GroupVersionKind, op interpreter.Operatio
 	return err != nil || layer.HookEnabled(gvk, op)
 }
 
-// hook returns the layer that answers op for obj, or an error: a
-// *interpreter.NoHookError for a kind with no bundled customizations,
-// the loading error for a kind whose customizations do not load.
-func (l *Layer) hook(obj *unstructured.Unstructured, op interpreter.Operation) (*customization.Layer, error) {
-	gvk := obj.GroupVersionKind()
+// Interpret answers req from the bundled customizations of the object's
+// kind: a *interpreter.NoHookError for a kind with none, the loading
+// error for a kind whose customizations do not load.
+func (l *Layer) Interpret(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+	if err := req.Validate(); err != nil {
+		return interpreter.Response{Operation: req.Operation}, err
+	}
+	gvk := req.Object.GroupVersionKind()
 	k, ok := l.kinds[gvk]
 	if !ok {
-		return nil, &interpreter.NoHookError{GVK: gvk, Operation: op}
+		return interpreter.Response{Operation: req.Operation}, &interpreter.NoHookError{GVK: gvk, Operation: req.Operation}
 	}
 	layer, err := k.get()
 	if err != nil {
-		return nil, fmt.Errorf("loading the bundled customizations of %s: %w", gvkString(gvk), err)
+		return interpreter.Response{Operation: req.Operation}, fmt.Errorf("loading the bundled customizations of %s: %w", gvkString(gvk), err)
 	}
-	return layer, nil
-}
-
-func (l *Layer) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	in, err := l.hook(obj, interpreter.InterpretReplica)
-	if err != nil {
-		return 0, nil, err
-	}
-	return in.GetReplicas(ctx, obj)
-}
-
-func (l *Layer) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	in, err := l.hook(obj, interpreter.ReviseReplica)
-	if err != nil {
-		return nil, err
-	}
-	return in.ReviseReplica(ctx, obj, replicas)
-}
-
-func (l *Layer) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
-	in, err := l.hook(obj, interpreter.InterpretComponent)
-	if err != nil {
-		return nil, err
-	}
-	return in.GetComponents(ctx, obj)
-}
-
-func (l *Layer) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	in, err := l.hook(desired, interpreter.Retain)
-	if err != nil {
-		return nil, err
-	}
-	return in.Retain(ctx, desired, observed)
-}
-
-func (l *Layer) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	in, err := l.hook(obj, interpreter.AggregateStatus)
-	if err != nil {
-		return nil, err
-	}
-	return in.AggregateStatus(ctx, obj, items)
-}
-
-func (l *Layer) ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	in, err := l.hook(obj, interpreter.InterpretStatus)
-	if err != nil {
-		return nil, err
-	}
-	return in.ReflectStatus(ctx, obj)
-}
-
-func (l *Layer) InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error) {
-	in, err := l.hook(obj, interpreter.InterpretHealth)
-	if err != nil {
-		return false, err
-	}
-	return in.InterpretHealth(ctx, obj)
-}
-
-func (l *Layer) GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
-	in, err := l.hook(obj, interpreter.InterpretDependency)
-	if err != nil {
-		return nil, err
-	}
-	return in.GetDependencies(ctx, obj)
+	return layer.Interpret(ctx, req)
 }

@@ -116,7 +116,7 @@ func TestLayerLoadsKindsOnFirstUse(t *testing.T) {
 	assert.Equal(t, []string{"widget/healthInterpretation", "widget/replicaResource"}, cov.Scripts())
 	assert.False(t, layer.HookEnabled(widget, interpreter.Retain), "the customization defines no retention")
 
-	n, _, err := layer.GetReplicas(context.Background(), object(t, "example.io/v1", "Widget", "spec: {size: 4}"))
+	n, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), object(t, "example.io/v1", "Widget", "spec: {size: 4}"))
 	require.NoError(t, err)
 	assert.EqualValues(t, 4, n)
 }
@@ -152,7 +152,7 @@ func TestLayerReportsKindsThatDoNotLoad(t *testing.T) {
 			for _, op := range interpreter.Operations() {
 				assert.True(t, layer.HookEnabled(tt.kind, op), "%s: a kind that does not load claims every operation", op)
 			}
-			_, err := layer.InterpretHealth(ctx, object(t, tt.kind.GroupVersion().String(), tt.kind.Kind, ""))
+			_, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(ctx, object(t, tt.kind.GroupVersion().String(), tt.kind.Kind, ""))
 			require.Error(t, err)
 			if tt.prefix {
 				assert.True(t, strings.HasPrefix(err.Error(), tt.want), err.Error())
@@ -178,11 +178,11 @@ func TestLayerOtherKinds(t *testing.T) {
 	for _, op := range interpreter.Operations() {
 		assert.False(t, layer.HookEnabled(deployment, op))
 	}
-	_, err := layer.InterpretHealth(context.Background(), object(t, "apps/v1", "Deployment", ""))
+	_, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(context.Background(), object(t, "apps/v1", "Deployment", ""))
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
 	assert.EqualError(t, err, "InterpretHealth hook for apps/v1, Kind=Deployment not found")
 
-	_, err = layer.GetComponents(context.Background(), object(t, "apps.kruise.io/v1alpha1", "CloneSet", ""))
+	_, err = interpreter.Typed{Interpreter: layer}.GetComponents(context.Background(), object(t, "apps.kruise.io/v1alpha1", "CloneSet", ""))
 	require.ErrorIs(t, err, interpreter.ErrNoHook, "the CloneSet customization defines no componentResource")
 }
 
@@ -236,7 +236,7 @@ func TestLayerConcurrentFirstUse(t *testing.T) {
 	for range 16 {
 		wg.Go(func() {
 			assert.True(t, layer.HookEnabled(cloneSet, interpreter.InterpretReplica))
-			n, _, err := layer.GetReplicas(context.Background(), obj)
+			n, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), obj)
 			assert.NoError(t, err)
 			assert.EqualValues(t, 3, n)
 		})

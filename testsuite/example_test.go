@@ -16,15 +16,15 @@ import (
 
 // phaseHealth answers InterpretHealth for every kind: healthy when
 // status.phase is Running.
-type phaseHealth struct{ interpreter.NoHooks }
+type phaseHealth struct{}
 
 func (phaseHealth) HookEnabled(_ schema.GroupVersionKind, op interpreter.Operation) bool {
 	return op == interpreter.InterpretHealth
 }
 
-func (phaseHealth) InterpretHealth(_ context.Context, obj *unstructured.Unstructured) (bool, error) {
-	phase, _, err := unstructured.NestedString(obj.Object, "status", "phase")
-	return phase == "Running", err
+func (phaseHealth) Interpret(_ context.Context, req interpreter.Request) (interpreter.Response, error) {
+	phase, _, err := unstructured.NestedString(req.Object.Object, "status", "phase")
+	return interpreter.Response{Operation: req.Operation, Healthy: phase == "Running"}, err
 }
 
 func ExampleRun() {

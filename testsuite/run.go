@@ -165,7 +165,10 @@ func invoke(ctx context.Context, in interpreter.Interpreter, req interpreter.Req
 			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return interpreter.Invoke(ctx, in, req)
+	if err := req.Validate(); err != nil {
+		return interpreter.Response{Operation: req.Operation}, err
+	}
+	return in.Interpret(ctx, req)
 }
 
 // printBuffer collects the lines scripts print; scripts of one call may

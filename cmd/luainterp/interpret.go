@@ -94,7 +94,7 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	resp, err := interpreter.Invoke(cmd.Context(), reg, req)
+	resp, err := reg.Interpret(cmd.Context(), req)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}

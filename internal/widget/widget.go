@@ -65,10 +65,39 @@ func check(ctx context.Context, obj *unstructured.Unstructured, op interpreter.O
 	return &interpreter.NoHookError{GVK: obj.GroupVersionKind(), Operation: op}
 }
 
-func (Interpreter) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	if err := check(ctx, obj, interpreter.InterpretReplica); err != nil {
-		return 0, nil, err
+// Interpret answers req for a Widget; the other kinds misbehave as their
+// names say.
+func (Interpreter) Interpret(ctx context.Context, req interpreter.Request) (resp interpreter.Response, err error) {
+	resp.Operation = req.Operation
+	if err := req.Validate(); err != nil {
+		return resp, err
 	}
+	obj := req.Object
+	if err := check(ctx, obj, req.Operation); err != nil {
+		return resp, err
+	}
+	switch req.Operation {
+	case interpreter.InterpretReplica:
+		resp.Replicas, resp.Requirements, err = replicas(obj)
+	case interpreter.ReviseReplica:
+		resp.Object, err = revise(obj, req.DesiredReplicas)
+	case interpreter.InterpretComponent:
+		resp.Components = components(obj)
+	case interpreter.Retain:
+		resp.Object, err = retain(obj, req.ObservedObject)
+	case interpreter.AggregateStatus:
+		resp.Object, err = aggregate(obj, req.StatusItems)
+	case interpreter.InterpretStatus:
+		resp.Status, err = reflectStatus(obj)
+	case interpreter.InterpretHealth:
+		resp.Healthy, err = health(obj)
+	case interpreter.InterpretDependency:
+		resp.Dependencies, err = dependencies(obj)
+	}
+	return resp, err
+}
+
+func replicas(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
 	replicas, _, err := unstructured.NestedInt64(obj.Object, "spec", "replicas")
 	if err != nil {
 		return 0, nil, err
@@ -87,19 +116,13 @@ func (Interpreter) GetReplicas(ctx context.Context, obj *unstructured.Unstructur
 	}, nil
 }
 
-func (Interpreter) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	if err := check(ctx, obj, interpreter.ReviseReplica); err != nil {
-		return nil, err
-	}
+func revise(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
 	out := obj.DeepCopy()
 	err := unstructured.SetNestedField(out.Object, replicas, "spec", "replicas")
 	return out, err
 }
 
-func (Interpreter) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
-	if err := check(ctx, obj, interpreter.InterpretComponent); err != nil {
-		return nil, err
-	}
+func components(obj *unstructured.Unstructured) []interpreter.Component {
 	leader, _, _ := unstructured.NestedInt64(obj.Object, "spec", "leader")
 	workers, _, _ := unstructured.NestedInt64(obj.Object, "spec", "workers")
 	return []interpreter.Component{
@@ -107,13 +130,10 @@ func (Interpreter) GetComponents(ctx context.Context, obj *unstructured.Unstruct
 		{Name: "worker", Replicas: int32(workers), ReplicaRequirements: &interpreter.ComponentReplicaRequirements{
 			ResourceRequest: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi")},
 		}},
-	}, nil
+	}
 }
 
-func (Interpreter) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	if err := check(ctx, desired, interpreter.Retain); err != nil {
-		return nil, err
-	}
+func retain(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	out := desired.DeepCopy()
 	paused, found, _ := unstructured.NestedFieldCopy(observed.Object, "spec", "paused")
 	if found {
@@ -124,10 +144,7 @@ func (Interpreter) Retain(ctx context.Context, desired, observed *unstructured.U
 	return out, nil
 }
 
-func (Interpreter) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	if err := check(ctx, obj, interpreter.AggregateStatus); err != nil {
-		return nil, err
-	}
+func aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
 	var ready int64
 	for _, item := range items {
 		if item.Status == nil {
@@ -144,10 +161,7 @@ func (Interpreter) AggregateStatus(ctx context.Context, obj *unstructured.Unstru
 	return out, err
 }
 
-func (Interpreter) ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	if err := check(ctx, obj, interpreter.InterpretStatus); err != nil {
-		return nil, err
-	}
+func reflectStatus(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
 	status, found := obj.Object["status"]
 	if !found {
 		return nil, nil
@@ -156,10 +170,7 @@ func (Interpreter) ReflectStatus(ctx context.Context, obj *unstructured.Unstruct
 	return &runtime.RawExtension{Raw: raw}, err
 }
 
-func (Interpreter) InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error) {
-	if err := check(ctx, obj, interpreter.InterpretHealth); err != nil {
-		return false, err
-	}
+func health(obj *unstructured.Unstructured) (bool, error) {
 	phase, _, _ := unstructured.NestedString(obj.Object, "status", "phase")
 	if phase == "" {
 		return false, errors.New("status.phase: not set")
@@ -167,10 +178,7 @@ func (Interpreter) InterpretHealth(ctx context.Context, obj *unstructured.Unstru
 	return phase == "Ready", nil
 }
 
-func (Interpreter) GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
-	if err := check(ctx, obj, interpreter.InterpretDependency); err != nil {
-		return nil, err
-	}
+func dependencies(obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
 	names, _, err := unstructured.NestedStringSlice(obj.Object, "spec", "configMaps")
 	var deps []interpreter.DependentObjectReference
 	for _, name := range names {

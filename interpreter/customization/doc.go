@@ -52,7 +52,7 @@
 //   - A program or command: Load the user's files, NewLayer, Registry.Set
 //     (cmd/luainterp's newRegistry does this for -f).
 //   - A test runner: Load a suite's file, NewLayer on an engine of its
-//     own, run one operation with interpreter.Invoke; Customization.Operations
+//     own, run one operation with Layer.Interpret; Customization.Operations
 //     and Layer.Hook say which operations a customization defines.
 //   - A validator: Check returns a Rule per customization and key with a
 //     PASS, UNSET or ERROR verdict (luainterp interpret --check).

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -75,7 +73,7 @@ func compile(engine *luavm.Engine, c *Customization, op interpreter.Operation) (
 	s := c.scripts[slot(op)]
 	program, err := engine.Compile(s.Name, s.Source)
 	if err == nil {
-		err = engine.Check(program, op.LuaFunction())
+		err = engine.Check(program, op)
 	}
 	if err != nil {
 		return nil, scriptErr(c, s, err)
@@ -125,92 +123,21 @@ func (l *Layer) Hook(gvk schema.GroupVersionKind, op interpreter.Operation) (*Cu
 	return h.customization, h.script, true
 }
 
-// hook returns the hook answering op for obj, or a *NoHookError.
-func (l *Layer) hook(obj *unstructured.Unstructured, op interpreter.Operation) (*hook, error) {
-	gvk := obj.GroupVersionKind()
-	h, ok := l.hooks[hookKey{gvk, op}]
+// Interpret runs the script of the customization that answers req's
+// operation for the object's kind; a script's error is an *Error locating
+// it in the customization's file.
+func (l *Layer) Interpret(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+	if err := req.Validate(); err != nil {
+		return interpreter.Response{Operation: req.Operation}, err
+	}
+	gvk := req.Object.GroupVersionKind()
+	h, ok := l.hooks[hookKey{gvk, req.Operation}]
 	if !ok {
-		return nil, &interpreter.NoHookError{GVK: gvk, Operation: op}
+		return interpreter.Response{Operation: req.Operation}, &interpreter.NoHookError{GVK: gvk, Operation: req.Operation}
 	}
-	return h, nil
-}
-
-// fail locates a run-time script error in the customization's file.
-func (h *hook) fail(err error) error {
-	if err == nil {
-		return nil
-	}
-	return scriptErr(h.customization, h.script, err)
-}
-
-func (l *Layer) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	h, err := l.hook(obj, interpreter.InterpretReplica)
+	resp, err := l.engine.Run(ctx, h.program, req)
 	if err != nil {
-		return 0, nil, err
+		return resp, scriptErr(h.customization, h.script, err)
 	}
-	n, req, err := l.engine.GetReplicas(ctx, h.program, obj)
-	return n, req, h.fail(err)
-}
-
-func (l *Layer) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	h, err := l.hook(obj, interpreter.ReviseReplica)
-	if err != nil {
-		return nil, err
-	}
-	out, err := l.engine.ReviseReplica(ctx, h.program, obj, replicas)
-	return out, h.fail(err)
-}
-
-func (l *Layer) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
-	h, err := l.hook(obj, interpreter.InterpretComponent)
-	if err != nil {
-		return nil, err
-	}
-	out, err := l.engine.GetComponents(ctx, h.program, obj)
-	return out, h.fail(err)
-}
-
-func (l *Layer) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	h, err := l.hook(desired, interpreter.Retain)
-	if err != nil {
-		return nil, err
-	}
-	out, err := l.engine.Retain(ctx, h.program, desired, observed)
-	return out, h.fail(err)
-}
-
-func (l *Layer) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	h, err := l.hook(obj, interpreter.AggregateStatus)
-	if err != nil {
-		return nil, err
-	}
-	out, err := l.engine.AggregateStatus(ctx, h.program, obj, items)
-	return out, h.fail(err)
-}
-
-func (l *Layer) ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	h, err := l.hook(obj, interpreter.InterpretStatus)
-	if err != nil {
-		return nil, err
-	}
-	out, err := l.engine.ReflectStatus(ctx, h.program, obj)
-	return out, h.fail(err)
-}
-
-func (l *Layer) InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error) {
-	h, err := l.hook(obj, interpreter.InterpretHealth)
-	if err != nil {
-		return false, err
-	}
-	ok, err := l.engine.InterpretHealth(ctx, h.program, obj)
-	return ok, h.fail(err)
-}
-
-func (l *Layer) GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
-	h, err := l.hook(obj, interpreter.InterpretDependency)
-	if err != nil {
-		return nil, err
-	}
-	out, err := l.engine.GetDependencies(ctx, h.program, obj)
-	return out, h.fail(err)
+	return resp, nil
 }

@@ -106,30 +106,30 @@ func TestLayerCalls(t *testing.T) {
 	layer := widgetLayer(t)
 	ctx := context.Background()
 
-	n, req, err := layer.GetReplicas(ctx, widgetObject(3))
+	n, req, err := interpreter.Typed{Interpreter: layer}.GetReplicas(ctx, widgetObject(3))
 	require.NoError(t, err)
 	assert.Equal(t, int32(3), n)
 	assert.Nil(t, req)
 
-	healthy, err := layer.InterpretHealth(ctx, widgetObject(0))
+	healthy, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(ctx, widgetObject(0))
 	require.NoError(t, err)
 	assert.False(t, healthy)
-	healthy, err = layer.InterpretHealth(ctx, widgetObject(2))
+	healthy, err = interpreter.Typed{Interpreter: layer}.InterpretHealth(ctx, widgetObject(2))
 	require.NoError(t, err)
 	assert.True(t, healthy, "a-widget's script answers, not b-widget's")
 
-	retained, err := layer.Retain(ctx, widgetObject(1), widgetObject(7))
+	retained, err := interpreter.Typed{Interpreter: layer}.Retain(ctx, widgetObject(1), widgetObject(7))
 	require.NoError(t, err)
 	assert.Equal(t, int64(7), retained.Object["spec"].(map[string]any)["replicas"])
 
-	_, err = layer.ReviseReplica(ctx, widgetObject(1), 2)
+	_, err = interpreter.Typed{Interpreter: layer}.ReviseReplica(ctx, widgetObject(1), 2)
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
 	assert.EqualError(t, err, "ReviseReplica hook for example.io/v1, Kind=Widget not found")
 }
 
 func TestLayerScriptFailure(t *testing.T) {
 	layer := widgetLayer(t)
-	_, _, err := layer.GetReplicas(context.Background(), widgetObject(101))
+	_, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), widgetObject(101))
 	require.Error(t, err)
 	var se *interpreter.ScriptError
 	require.True(t, errors.As(err, &se), "the engine's error stays reachable: %v", err)
@@ -231,7 +231,7 @@ func BenchmarkLayerGetReplicas(b *testing.B) {
 	b.Run("engine", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, _, err := engine.GetReplicas(context.Background(), direct, obj); err != nil {
+			if _, _, err := engine.Hook(direct).GetReplicas(context.Background(), obj); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -93,11 +93,11 @@ func benchStatusItems(tb testing.TB) []interpreter.AggregatedStatusItem {
 type benchOperation struct {
 	op     interpreter.Operation
 	script string
-	result func(ctx context.Context, in interpreter.Interpreter) (any, error)
+	result func(ctx context.Context, in interpreter.Typed) (any, error)
 }
 
 // call runs the operation and drops its result.
-func (bo benchOperation) call(ctx context.Context, in interpreter.Interpreter) error {
+func (bo benchOperation) call(ctx context.Context, in interpreter.Typed) error {
 	_, err := bo.result(ctx, in)
 	return err
 }
@@ -107,17 +107,17 @@ func (bo benchOperation) call(ctx context.Context, in interpreter.Interpreter) e
 // ten status items.
 func benchOperations(obj, observed *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) []benchOperation {
 	return []benchOperation{
-		{interpreter.InterpretReplica, replicaScript, func(ctx context.Context, in interpreter.Interpreter) (any, error) {
+		{interpreter.InterpretReplica, replicaScript, func(ctx context.Context, in interpreter.Typed) (any, error) {
 			replicas, req, err := in.GetReplicas(ctx, obj)
 			return []any{replicas, req}, err
 		}},
-		{interpreter.ReviseReplica, reviseScript, func(ctx context.Context, in interpreter.Interpreter) (any, error) {
+		{interpreter.ReviseReplica, reviseScript, func(ctx context.Context, in interpreter.Typed) (any, error) {
 			return in.ReviseReplica(ctx, obj, 4)
 		}},
-		{interpreter.Retain, retainScript, func(ctx context.Context, in interpreter.Interpreter) (any, error) {
+		{interpreter.Retain, retainScript, func(ctx context.Context, in interpreter.Typed) (any, error) {
 			return in.Retain(ctx, obj, observed)
 		}},
-		{interpreter.AggregateStatus, aggregateScript, func(ctx context.Context, in interpreter.Interpreter) (any, error) {
+		{interpreter.AggregateStatus, aggregateScript, func(ctx context.Context, in interpreter.Typed) (any, error) {
 			return in.AggregateStatus(ctx, obj, items)
 		}},
 	}
@@ -139,8 +139,8 @@ func BenchmarkOperation(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		lua := hook{e: e, s: s}
-		native := builtin.New()
+		lua := e.Hook(s)
+		native := interpreter.Typed{Interpreter: builtin.New()}
 		b.Run(bo.op.String()+"/lua", func(b *testing.B) { serial(b, ctx, lua, bo.call) })
 		b.Run(bo.op.String()+"/lua-parallel", func(b *testing.B) { parallel(b, ctx, lua, bo.call) })
 		b.Run(bo.op.String()+"/go", func(b *testing.B) { serial(b, ctx, native, bo.call) })
@@ -151,19 +151,19 @@ func BenchmarkOperation(b *testing.B) {
 			for b.Loop() {
 				c, err := compile(bo.script, false)
 				if err == nil {
-					err = bo.call(ctx, hook{e: e, s: &Script{name: s.name, proto: c.proto}})
+					err = bo.call(ctx, e.Hook(&Script{name: s.name, proto: c.proto}))
 				}
 				if err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-		karmada := karmadaStyle{e: e, name: s.name, script: bo.script}
+		karmada := interpreter.Typed{Interpreter: karmadaStyle{e: e, name: s.name, script: bo.script}}
 		b.Run(bo.op.String()+"/lua-karmada-style", func(b *testing.B) { serial(b, ctx, karmada, bo.call) })
 	}
 }
 
-func serial(b *testing.B, ctx context.Context, in interpreter.Interpreter, call func(context.Context, interpreter.Interpreter) error) {
+func serial(b *testing.B, ctx context.Context, in interpreter.Typed, call func(context.Context, interpreter.Typed) error) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := call(ctx, in); err != nil {
@@ -172,7 +172,7 @@ func serial(b *testing.B, ctx context.Context, in interpreter.Interpreter, call 
 	}
 }
 
-func parallel(b *testing.B, ctx context.Context, in interpreter.Interpreter, call func(context.Context, interpreter.Interpreter) error) {
+func parallel(b *testing.B, ctx context.Context, in interpreter.Typed, call func(context.Context, interpreter.Typed) error) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

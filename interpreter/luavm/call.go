@@ -9,6 +9,40 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
+// Run runs req's operation on s: the operation's global function of s,
+// called with req's objects, and what it returns validated into the
+// response (see the interpreter package doc for the contract). Every
+// error is an *interpreter.ScriptError.
+func (e *Engine) Run(ctx context.Context, s *Script, req interpreter.Request) (interpreter.Response, error) {
+	op := req.Operation
+	resp := interpreter.Response{Operation: op}
+	if err := req.Validate(); err != nil {
+		return resp, scriptError(s, op, 0, err)
+	}
+	var items []any
+	if op == interpreter.AggregateStatus {
+		var err error
+		if items, err = statusItems(req.StatusItems); err != nil {
+			return resp, scriptError(s, op, 0, fmt.Errorf("converting the status items: %w", err))
+		}
+	}
+	err := e.session(ctx, s, op, func(st *state) error {
+		args, err := st.arguments(req, items)
+		if err != nil {
+			return err
+		}
+		res, err := st.call(op, nresults(op), args...)
+		if err != nil {
+			return err
+		}
+		return st.response(req, res, &resp)
+	})
+	if err != nil {
+		return interpreter.Response{Operation: op}, err
+	}
+	return resp, nil
+}
+
 // session runs s's chunk in fresh globals on a pooled state, under the
 // call's deadline and memory budget, then hands the state to body. Every
 // error it returns is an *interpreter.ScriptError for s and op.
@@ -108,22 +142,11 @@ func (st *state) call(op interpreter.Operation, nret int, args ...lua.LValue) ([
 }
 
 // Check runs the script's chunk in the sandbox and reports whether it
-// defines function as a global function: what validating a customization
-// needs. Errors are *interpreter.ScriptError.
-func (e *Engine) Check(s *Script, function string) error {
-	op := operationOf(function)
+// defines op's global function: what validating a customization needs.
+// Errors are *interpreter.ScriptError.
+func (e *Engine) Check(s *Script, op interpreter.Operation) error {
 	return e.session(context.Background(), s, op, func(st *state) error {
-		_, err := st.function(function)
+		_, err := st.function(op.LuaFunction())
 		return err
 	})
-}
-
-// operationOf returns the operation whose script defines function, or 0.
-func operationOf(function string) interpreter.Operation {
-	for _, op := range interpreter.Operations() {
-		if op.LuaFunction() == function {
-			return op
-		}
-	}
-	return 0
 }

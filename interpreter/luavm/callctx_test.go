@@ -90,7 +90,7 @@ func TestStateOutlivesItsCallersContext(t *testing.T) {
 	obj := &unstructured.Unstructured{Object: map[string]any{}}
 	for i := range 3 {
 		ctx, cancel := context.WithCancel(context.Background())
-		healthy, err := e.InterpretHealth(ctx, s, obj)
+		healthy, err := e.Hook(s).InterpretHealth(ctx, obj)
 		cancel()
 		require.NoError(t, err, "call %d", i)
 		assert.True(t, healthy)

@@ -10,8 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
@@ -33,42 +31,6 @@ type scriptCase struct {
 	Error       string                             `json:"error"`
 	Prints      []string                           `json:"prints"`
 }
-
-// hook is one compiled script as an interpreter.Interpreter, so cases run
-// through interpreter.Invoke like the CLI's, and benchmarks run it beside
-// the built-in handlers.
-type hook struct {
-	e *Engine
-	s *Script
-}
-
-func (h hook) HookEnabled(schema.GroupVersionKind, interpreter.Operation) bool { return true }
-func (h hook) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	return h.e.GetReplicas(ctx, h.s, obj)
-}
-func (h hook) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, n int64) (*unstructured.Unstructured, error) {
-	return h.e.ReviseReplica(ctx, h.s, obj, n)
-}
-func (h hook) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
-	return h.e.GetComponents(ctx, h.s, obj)
-}
-func (h hook) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	return h.e.Retain(ctx, h.s, desired, observed)
-}
-func (h hook) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	return h.e.AggregateStatus(ctx, h.s, obj, items)
-}
-func (h hook) ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	return h.e.ReflectStatus(ctx, h.s, obj)
-}
-func (h hook) InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error) {
-	return h.e.InterpretHealth(ctx, h.s, obj)
-}
-func (h hook) GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
-	return h.e.GetDependencies(ctx, h.s, obj)
-}
-
-var _ interpreter.Interpreter = hook{}
 
 // TestScripts runs every case of testdata/*.yaml.
 func TestScripts(t *testing.T) {
@@ -99,7 +61,7 @@ func (tc scriptCase) run(t *testing.T, e *Engine) {
 	require.NoError(t, err)
 	var prints []string
 	ctx := ContextWithPrint(context.Background(), func(line string) { prints = append(prints, line) })
-	resp, err := interpreter.Invoke(ctx, hook{e, s}, interpreter.Request{
+	resp, err := e.Run(ctx, s, interpreter.Request{
 		Operation:       tc.Operation,
 		Object:          object(t, tc.Object),
 		ObservedObject:  object(t, tc.Observed),

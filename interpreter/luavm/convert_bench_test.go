@@ -92,7 +92,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 	obj := &unstructured.Unstructured{Object: map[string]any{}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := e.InterpretHealth(context.Background(), s, obj); err != nil {
+		if _, err := e.Hook(s).InterpretHealth(context.Background(), obj); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -33,7 +33,7 @@ func TestCoverage(t *testing.T) {
 		obj := &unstructured.Unstructured{Object: map[string]any{
 			"spec": map[string]any{"replicas": replicas}, "status": map[string]any{"readyReplicas": ready},
 		}}
-		_, err := e.InterpretHealth(context.Background(), s, obj)
+		_, err := e.Hook(s).InterpretHealth(context.Background(), obj)
 		return err
 	}
 	require.NoError(t, run(2, 2))
@@ -69,7 +69,7 @@ func TestCoverage(t *testing.T) {
 		assert.Equal(t, 0, cov.Lines("other")[0].Hits)
 	})
 	t.Run("an engine without coverage runs a covered script", func(t *testing.T) {
-		_, err := New().InterpretHealth(context.Background(), s, &unstructured.Unstructured{Object: map[string]any{
+		_, err := New().Hook(s).InterpretHealth(context.Background(), &unstructured.Unstructured{Object: map[string]any{
 			"spec": map[string]any{"replicas": int64(0)}, "status": map[string]any{},
 		}})
 		require.NoError(t, err)

@@ -6,7 +6,7 @@
 //
 //	e := luavm.New(luavm.WithTimeout(time.Second))
 //	s, err := e.Compile("my-customization", source) // once
-//	replicas, requires, err := e.GetReplicas(ctx, s, obj)
+//	replicas, requires, err := e.Hook(s).GetReplicas(ctx, obj)
 //
 // Compile caches bytecode by source text. An Engine keeps a pool of Lua
 // states that grows with concurrency up to WithMaxStates; every call runs

@@ -2,6 +2,8 @@ package luavm
 
 import (
 	"context"
+
+	"github.com/luainterp/luainterp/interpreter"
 )
 
 // Engine runs Lua hooks: it compiles scripts (once per source text), keeps
@@ -38,4 +40,14 @@ func (e *Engine) printSink(ctx context.Context) func(string) {
 		return fn
 	}
 	return e.cfg.print
+}
+
+// Hook returns s as an Interpreter that answers every operation for every
+// kind by Run, with the typed calls:
+//
+//	replicas, requires, err := e.Hook(s).GetReplicas(ctx, obj)
+func (e *Engine) Hook(s *Script) interpreter.Typed {
+	return interpreter.Typed{Interpreter: interpreter.Func(func(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+		return e.Run(ctx, s, req)
+	})}
 }

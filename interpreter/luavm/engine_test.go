@@ -69,7 +69,7 @@ end`},
 			s, err := e.Compile(tt.name, tt.script)
 			require.NoError(t, err)
 			for i := range 3 {
-				healthy, err := e.InterpretHealth(context.Background(), s, &unstructured.Unstructured{Object: map[string]any{}})
+				healthy, err := e.Hook(s).InterpretHealth(context.Background(), &unstructured.Unstructured{Object: map[string]any{}})
 				require.NoError(t, err)
 				assert.True(t, healthy, "call %d", i)
 			}
@@ -123,7 +123,7 @@ end`)
 	}}
 	observed := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"replicas": int64(2)}}}
 	wantDesired, wantObserved := desired.DeepCopy(), observed.DeepCopy()
-	out, err := e.Retain(context.Background(), s, desired, observed)
+	out, err := e.Hook(s).Retain(context.Background(), desired, observed)
 	require.NoError(t, err)
 	assert.Equal(t, wantDesired, desired)
 	assert.Equal(t, wantObserved, observed)
@@ -138,7 +138,7 @@ func TestResultsShareNothingWithInputs(t *testing.T) {
 		"spec": map[string]any{"template": map[string]any{"labels": map[string]any{"app": "web"}}, "ports": []any{int64(80)}},
 	}}
 	want := obj.DeepCopy()
-	out, err := e.ReviseReplica(context.Background(), s, obj, 1)
+	out, err := e.Hook(s).ReviseReplica(context.Background(), obj, 1)
 	require.NoError(t, err)
 	require.Equal(t, want, out)
 	out.Object["spec"].(map[string]any)["template"].(map[string]any)["labels"].(map[string]any)["app"] = "changed"
@@ -150,9 +150,9 @@ func TestNilObject(t *testing.T) {
 	e := New()
 	s, err := e.Compile("nil", "function InterpretHealth(obj) return true end")
 	require.NoError(t, err)
-	_, err = e.InterpretHealth(context.Background(), s, nil)
+	_, err = e.Hook(s).InterpretHealth(context.Background(), nil)
 	require.Error(t, err)
-	assert.Equal(t, "nil InterpretHealth: argument 1: no object given", err.Error())
+	assert.Equal(t, "nil InterpretHealth: no object given", err.Error())
 }
 
 func TestNumberTypes(t *testing.T) {
@@ -163,7 +163,7 @@ func TestNumberTypes(t *testing.T) {
 end`)
 	require.NoError(t, err)
 	obj := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"replicas": int64(3)}}}
-	out, err := e.ReviseReplica(context.Background(), s, obj, 7)
+	out, err := e.Hook(s).ReviseReplica(context.Background(), obj, 7)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{
 		"whole": int64(3), "half": 2.5, "doubled": int64(6), "revised": int64(7),
@@ -195,13 +195,13 @@ end`)
 						map[string]any{"name": "c", "resources": map[string]any{"requests": map[string]any{"cpu": fmt.Sprintf("%dm", n+1)}}},
 					}}},
 				}}}
-				replicas, req, err := e.GetReplicas(context.Background(), s, obj)
+				replicas, req, err := e.Hook(s).GetReplicas(context.Background(), obj)
 				if err == nil && (int64(replicas) != n || req.ResourceRequest.Cpu().MilliValue() != n+1) {
 					err = fmt.Errorf("got %d, %v for %d", replicas, req, n)
 				}
 				if err == nil {
 					var out *unstructured.Unstructured
-					out, err = e.ReviseReplica(context.Background(), s, obj, n+1)
+					out, err = e.Hook(s).ReviseReplica(context.Background(), obj, n+1)
 					if err == nil && out.Object["spec"].(map[string]any)["replicas"] != n+1 {
 						err = fmt.Errorf("revised to %v, want %d", out.Object["spec"], n+1)
 					}
@@ -239,20 +239,20 @@ func TestPoolBound(t *testing.T) {
 	busyCtx = ContextWithPrint(busyCtx, func(string) { close(running) })
 	done := make(chan error)
 	go func() {
-		_, err := e.InterpretHealth(busyCtx, busy, obj)
+		_, err := e.Hook(busy).InterpretHealth(busyCtx, obj)
 		done <- err
 	}()
 	<-running
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	_, err = e.InterpretHealth(ctx, quick, obj)
+	_, err = e.Hook(quick).InterpretHealth(ctx, obj)
 	require.Error(t, err)
 	assert.Equal(t, "quick InterpretHealth: waiting for a Lua state: context deadline exceeded", err.Error())
 
 	stopBusy()
 	require.ErrorIs(t, <-done, context.Canceled)
 	// The state of the call that was stopped was replaced.
-	healthy, err := e.InterpretHealth(context.Background(), quick, obj)
+	healthy, err := e.Hook(quick).InterpretHealth(context.Background(), obj)
 	require.NoError(t, err)
 	assert.True(t, healthy)
 }
@@ -303,7 +303,7 @@ func TestCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := e.Compile(tt.name, tt.source)
 			require.NoError(t, err)
-			err = e.Check(s, "InterpretHealth")
+			err = e.Check(s, interpreter.InterpretHealth)
 			if tt.want == "" {
 				require.NoError(t, err)
 				return

@@ -28,7 +28,7 @@ func deployment() *unstructured.Unstructured {
 	}}
 }
 
-func ExampleEngine_GetReplicas() {
+func ExampleEngine_Hook() {
 	e := luavm.New()
 	s, err := e.Compile("web-replicas", `
 local kube = require("kube")
@@ -38,7 +38,7 @@ end`)
 	if err != nil {
 		panic(err)
 	}
-	replicas, requires, err := e.GetReplicas(context.Background(), s, deployment())
+	replicas, requires, err := e.Hook(s).GetReplicas(context.Background(), deployment())
 	if err != nil {
 		panic(err)
 	}
@@ -46,7 +46,7 @@ end`)
 	// Output: 3 250m 256Mi
 }
 
-func ExampleEngine_ReviseReplica() {
+func ExampleEngine_Run() {
 	e := luavm.New()
 	s, err := e.Compile("web-revise", `
 function ReviseReplica(obj, desiredReplica)
@@ -56,11 +56,13 @@ end`)
 	if err != nil {
 		panic(err)
 	}
-	revised, err := e.ReviseReplica(context.Background(), s, deployment(), 5)
+	resp, err := e.Run(context.Background(), s, interpreter.Request{
+		Operation: interpreter.ReviseReplica, Object: deployment(), DesiredReplicas: 5,
+	})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(revised.Object["spec"].(map[string]any)["replicas"])
+	fmt.Println(resp.Object.Object["spec"].(map[string]any)["replicas"])
 	// Output: 5
 }
 
@@ -70,8 +72,8 @@ func ExampleEngine_Check() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(e.Check(s, interpreter.InterpretHealth.LuaFunction()))
-	fmt.Println(e.Check(s, interpreter.Retain.LuaFunction()))
+	fmt.Println(e.Check(s, interpreter.InterpretHealth))
+	fmt.Println(e.Check(s, interpreter.Retain))
 	// Output:
 	// <nil>
 	// web-health Retain: the script does not define the global function Retain
@@ -88,7 +90,7 @@ end`)
 		panic(err)
 	}
 	ctx := luavm.ContextWithPrint(context.Background(), func(line string) { fmt.Println("lua:", line) })
-	healthy, err := e.InterpretHealth(ctx, s, deployment())
+	healthy, err := e.Hook(s).InterpretHealth(ctx, deployment())
 	fmt.Println(healthy, err)
 	// Output:
 	// lua: checking	web
@@ -104,7 +106,7 @@ end`)
 	if err != nil {
 		panic(err)
 	}
-	_, err = e.InterpretHealth(context.Background(), s, deployment())
+	_, err = e.Hook(s).InterpretHealth(context.Background(), deployment())
 	fmt.Println(errors.Is(err, luavm.ErrTimeout))
 	fmt.Println(err)
 	// Output:
@@ -124,7 +126,7 @@ end`)
 	if err != nil {
 		panic(err)
 	}
-	if _, err := e.InterpretHealth(context.Background(), s, deployment()); err != nil {
+	if _, err := e.Hook(s).InterpretHealth(context.Background(), deployment()); err != nil {
 		panic(err)
 	}
 	for _, l := range cov.Lines("health") {

@@ -174,7 +174,7 @@ func FuzzScript(f *testing.F) {
 	f.Fuzz(func(t *testing.T, source string) {
 		s, err := e.Compile("fuzz", source)
 		if err == nil {
-			err = e.Check(s, "InterpretHealth")
+			err = e.Check(s, interpreter.InterpretHealth)
 		}
 		if err != nil {
 			var se *interpreter.ScriptError

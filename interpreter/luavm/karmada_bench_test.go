@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	lua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
 )
@@ -23,7 +24,6 @@ import (
 // kube.accuratePodRequirements the pod template is read from its tables
 // directly, where Karmada goes through JSON once more.)
 type karmadaStyle struct {
-	interpreter.NoHooks
 	e      *Engine
 	name   string
 	script string
@@ -96,29 +96,31 @@ func jsonFromLua(lazy *lazyTables, v lua.LValue, refs *emptyRefs, into any) erro
 	return json.Unmarshal(data, into)
 }
 
-func (k karmadaStyle) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	var replicas int32
-	var req interpreter.ReplicaRequirements
-	err := k.call(ctx, interpreter.InterpretReplica, []any{obj.Object}, nil, &replicas, &req)
-	return replicas, &req, err
-}
+func (k karmadaStyle) HookEnabled(schema.GroupVersionKind, interpreter.Operation) bool { return true }
 
-func (k karmadaStyle) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, n int64) (*unstructured.Unstructured, error) {
-	out := &unstructured.Unstructured{}
-	err := k.call(ctx, interpreter.ReviseReplica, []any{obj.Object, n}, newEmptyRefs(obj), out)
-	return out, err
-}
-
-func (k karmadaStyle) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	out := &unstructured.Unstructured{}
-	err := k.call(ctx, interpreter.Retain, []any{desired.Object, observed.Object}, newEmptyRefs(desired, observed), out)
-	return out, err
-}
-
-func (k karmadaStyle) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	out := &unstructured.Unstructured{}
-	err := k.call(ctx, interpreter.AggregateStatus, []any{obj.Object, items}, nil, out)
-	return out, err
+// Interpret runs the operations of the benchmarks.
+func (k karmadaStyle) Interpret(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+	resp := interpreter.Response{Operation: req.Operation}
+	obj := req.Object
+	var err error
+	switch req.Operation {
+	case interpreter.InterpretReplica:
+		var requires interpreter.ReplicaRequirements
+		err = k.call(ctx, req.Operation, []any{obj.Object}, nil, &resp.Replicas, &requires)
+		resp.Requirements = &requires
+	case interpreter.ReviseReplica:
+		resp.Object = &unstructured.Unstructured{}
+		err = k.call(ctx, req.Operation, []any{obj.Object, req.DesiredReplicas}, newEmptyRefs(obj), resp.Object)
+	case interpreter.Retain:
+		resp.Object = &unstructured.Unstructured{}
+		err = k.call(ctx, req.Operation, []any{obj.Object, req.ObservedObject.Object}, newEmptyRefs(obj, req.ObservedObject), resp.Object)
+	case interpreter.AggregateStatus:
+		resp.Object = &unstructured.Unstructured{}
+		err = k.call(ctx, req.Operation, []any{obj.Object, req.StatusItems}, nil, resp.Object)
+	default:
+		err = &interpreter.NoHookError{GVK: obj.GroupVersionKind(), Operation: req.Operation}
+	}
+	return resp, err
 }
 
 // TestKarmadaStyleBaseline checks that the baseline of the benchmarks
@@ -135,7 +137,7 @@ func TestKarmadaStyleBaseline(t *testing.T) {
 			e := New()
 			s, err := e.Compile(bo.op.String(), bo.script)
 			require.NoError(t, err)
-			engine, baseline := hook{e: e, s: s}, karmadaStyle{e: e, name: s.name, script: bo.script}
+			engine, baseline := e.Hook(s), interpreter.Typed{Interpreter: karmadaStyle{e: e, name: s.name, script: bo.script}}
 			want, err := bo.result(ctx, engine)
 			require.NoError(t, err)
 			got, err := bo.result(ctx, baseline)

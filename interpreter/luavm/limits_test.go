@@ -22,7 +22,7 @@ func health(ctx context.Context, e *Engine, name, script string) error {
 	if err != nil {
 		return err
 	}
-	_, err = e.InterpretHealth(ctx, s, &unstructured.Unstructured{Object: map[string]any{}})
+	_, err = e.Hook(s).InterpretHealth(ctx, &unstructured.Unstructured{Object: map[string]any{}})
 	return err
 }
 
@@ -309,7 +309,7 @@ func TestHostileSources(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s, err := e.Compile(name, source)
 			if err == nil {
-				err = e.Check(s, "InterpretHealth")
+				err = e.Check(s, interpreter.InterpretHealth)
 			}
 			require.Error(t, err)
 			var se *interpreter.ScriptError

@@ -1,128 +1,77 @@
 package luavm
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
 	lua "github.com/yuin/gopher-lua"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// The operations. Each runs the operation's global function of s (see
-// the interpreter package doc for the contract) and validates what it
-// returns; every error is an *interpreter.ScriptError.
+// The operations as Lua sees them (see the interpreter package doc for
+// the contract): what each passes its global function, and how what the
+// function returns becomes the fields of the response.
 
-// GetReplicas runs GetReplicas(obj) and returns the replica count (a whole
-// number from 0 to 2147483647) and the requirements (nil for nil).
-func (e *Engine) GetReplicas(ctx context.Context, s *Script, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	var replicas int32
-	var req *interpreter.ReplicaRequirements
-	err := e.session(ctx, s, interpreter.InterpretReplica, func(st *state) error {
-		res, err := st.callWith(interpreter.InterpretReplica, 2, obj)
+// nresults returns how many values op's function returns that count.
+func nresults(op interpreter.Operation) int {
+	if op == interpreter.InterpretReplica {
+		return 2
+	}
+	return 1
+}
+
+// arguments converts req's inputs to the arguments of its operation's
+// function; items are the status items of AggregateStatus, laid out by
+// statusItems.
+func (st *state) arguments(req interpreter.Request, items []any) ([]lua.LValue, error) {
+	obj := st.lazyTable(req.Object.Object)
+	switch req.Operation {
+	case interpreter.ReviseReplica:
+		return []lua.LValue{obj, luaNumber(float64(req.DesiredReplicas))}, nil
+	case interpreter.Retain:
+		return []lua.LValue{obj, st.lazyTable(req.ObservedObject.Object)}, nil
+	case interpreter.AggregateStatus:
+		list, err := st.value(items)
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("converting argument 2: %w", err)
 		}
-		if replicas, err = replicaCount(res[0]); err != nil {
+		return []lua.LValue{obj, list}, nil
+	}
+	return []lua.LValue{obj}, nil
+}
+
+// response validates the results of req's function into resp.
+func (st *state) response(req interpreter.Request, res []lua.LValue, resp *interpreter.Response) error {
+	var err error
+	switch req.Operation {
+	case interpreter.InterpretReplica:
+		if resp.Replicas, err = replicaCount(res[0]); err != nil {
 			return resultErr("replica", err)
 		}
-		if req, err = requirementsResult(st.lazy, res[1]); err != nil {
+		if resp.Requirements, err = requirementsResult(st.lazy, res[1]); err != nil {
 			return resultErr("requires", err)
 		}
 		return nil
-	})
+	case interpreter.ReviseReplica:
+		resp.Object, err = objectResult(st.lazy, res[0], newEmptyRefs(req.Object))
+	case interpreter.Retain:
+		resp.Object, err = objectResult(st.lazy, res[0], newEmptyRefs(req.Object, req.ObservedObject))
+	case interpreter.AggregateStatus:
+		resp.Object, err = objectResult(st.lazy, res[0], nil)
+	case interpreter.InterpretComponent:
+		resp.Components, err = componentsResult(st.lazy, res[0])
+	case interpreter.InterpretStatus:
+		resp.Status, err = statusResult(st.lazy, res[0])
+	case interpreter.InterpretHealth:
+		resp.Healthy, err = healthResult(st.lazy, res[0])
+	case interpreter.InterpretDependency:
+		resp.Dependencies, err = dependenciesResult(st.lazy, res[0])
+	}
 	if err != nil {
-		return 0, nil, err
+		return resultErr(req.Operation.ResultNames()[0], err)
 	}
-	return replicas, req, nil
-}
-
-// ReviseReplica runs ReviseReplica(obj, replicas) and returns the revised object.
-func (e *Engine) ReviseReplica(ctx context.Context, s *Script, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	return run(ctx, e, s, interpreter.ReviseReplica, objectResult(newEmptyRefs(obj)), obj, replicas)
-}
-
-// Retain runs Retain(desired, observed) and returns the retained object.
-func (e *Engine) Retain(ctx context.Context, s *Script, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	return run(ctx, e, s, interpreter.Retain, objectResult(newEmptyRefs(desired, observed)), desired, observed)
-}
-
-// AggregateStatus runs AggregateStatus(obj, items), items being an array of
-// tables with the JSON fields of interpreter.AggregatedStatusItem (status
-// decoded to a table), and returns the object it returns.
-func (e *Engine) AggregateStatus(ctx context.Context, s *Script, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	list, err := statusItems(items)
-	if err != nil {
-		return nil, scriptError(s, interpreter.AggregateStatus, 0, fmt.Errorf("converting the status items: %w", err))
-	}
-	return run(ctx, e, s, interpreter.AggregateStatus, objectResult(nil), obj, list)
-}
-
-// GetComponents runs GetComponents(obj) and returns the components.
-func (e *Engine) GetComponents(ctx context.Context, s *Script, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
-	return run(ctx, e, s, interpreter.InterpretComponent, componentsResult, obj)
-}
-
-// ReflectStatus runs ReflectStatus(obj) and returns its table as JSON (nil for nil).
-func (e *Engine) ReflectStatus(ctx context.Context, s *Script, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	return run(ctx, e, s, interpreter.InterpretStatus, statusResult, obj)
-}
-
-// InterpretHealth runs InterpretHealth(obj), which must return a boolean.
-func (e *Engine) InterpretHealth(ctx context.Context, s *Script, obj *unstructured.Unstructured) (bool, error) {
-	return run(ctx, e, s, interpreter.InterpretHealth, healthResult, obj)
-}
-
-// GetDependencies runs GetDependencies(obj) and returns the references,
-// each of which needs an apiVersion and a kind.
-func (e *Engine) GetDependencies(ctx context.Context, s *Script, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
-	return run(ctx, e, s, interpreter.InterpretDependency, dependenciesResult, obj)
-}
-
-// run calls op's function of s with args and converts its one result.
-func run[T any](ctx context.Context, e *Engine, s *Script, op interpreter.Operation, convert func(*lazyTables, lua.LValue) (T, error), args ...any) (T, error) {
-	var out T
-	err := e.session(ctx, s, op, func(st *state) error {
-		res, err := st.callWith(op, 1, args...)
-		if err != nil {
-			return err
-		}
-		if out, err = convert(st.lazy, res[0]); err != nil {
-			return resultErr(op.ResultNames()[0], err)
-		}
-		return nil
-	})
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return out, nil
-}
-
-// callWith converts Go arguments to Lua and calls the operation's function.
-func (st *state) callWith(op interpreter.Operation, nret int, args ...any) ([]lua.LValue, error) {
-	largs := make([]lua.LValue, len(args))
-	for i, a := range args {
-		switch a := a.(type) {
-		case *unstructured.Unstructured:
-			if a == nil {
-				return nil, fmt.Errorf("argument %d: no object given", i+1)
-			}
-			largs[i] = st.lazyTable(a.Object)
-		case int64:
-			largs[i] = luaNumber(float64(a))
-		default:
-			v, err := st.value(a)
-			if err != nil {
-				return nil, fmt.Errorf("converting argument %d: %w", i+1, err)
-			}
-			largs[i] = v
-		}
-	}
-	return st.call(op, nret, largs...)
+	return nil
 }
 
 // statusItems lays out the status items as Lua will see them: JSON field

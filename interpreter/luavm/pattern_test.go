@@ -20,7 +20,7 @@ function ReflectStatus(obj)
   return {out = json.encode({`+expr+`})}
 end`)
 	require.NoError(t, err)
-	raw, err := e.ReflectStatus(context.Background(), s, &unstructured.Unstructured{Object: map[string]any{"subject": subject}})
+	raw, err := e.Hook(s).ReflectStatus(context.Background(), &unstructured.Unstructured{Object: map[string]any{"subject": subject}})
 	if err != nil {
 		return "", err
 	}

@@ -74,14 +74,12 @@ func objectOf(lazy *lazyTables, v lua.LValue, refs *emptyRefs) (map[string]any, 
 }
 
 // objectResult converts an object result against refs.
-func objectResult(refs *emptyRefs) func(*lazyTables, lua.LValue) (*unstructured.Unstructured, error) {
-	return func(lazy *lazyTables, v lua.LValue) (*unstructured.Unstructured, error) {
-		m, err := objectOf(lazy, v, refs)
-		if err != nil {
-			return nil, err
-		}
-		return &unstructured.Unstructured{Object: m}, nil
+func objectResult(lazy *lazyTables, v lua.LValue, refs *emptyRefs) (*unstructured.Unstructured, error) {
+	m, err := objectOf(lazy, v, refs)
+	if err != nil {
+		return nil, err
 	}
+	return &unstructured.Unstructured{Object: m}, nil
 }
 
 func healthResult(_ *lazyTables, v lua.LValue) (bool, error) {

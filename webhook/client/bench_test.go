@@ -60,7 +60,7 @@ func BenchmarkRoundTripInterpretReplica(b *testing.B) {
 		b.Run(l.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				n, _, err := l.in.GetReplicas(ctx, obj)
+				n, _, err := interpreter.Typed{Interpreter: l.in}.GetReplicas(ctx, obj)
 				if err != nil || n != 4 {
 					b.Fatalf("got %d, %v", n, err)
 				}

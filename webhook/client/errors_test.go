@@ -112,7 +112,7 @@ func TestCallErrors(t *testing.T) {
 			if obj == nil {
 				obj = widgetObject()
 			}
-			_, err := layer.InterpretHealth(context.Background(), obj)
+			_, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(context.Background(), obj)
 			require.Error(t, err)
 			var ce *client.Error
 			require.ErrorAs(t, err, &ce)
@@ -126,7 +126,7 @@ func TestCallErrors(t *testing.T) {
 
 func TestCallFailureIsStatusError(t *testing.T) {
 	layer := newLayer(t, serveInterpreter(t, widget.Interpreter{}))
-	_, _, err := layer.GetReplicas(context.Background(), objectOf(widget.BrokenKind))
+	_, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), objectOf(widget.BrokenKind))
 	var se *webhook.StatusError
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, int32(http.StatusInternalServerError), se.Code)
@@ -139,7 +139,7 @@ func TestWebhookDown(t *testing.T) {
 	url := "https://" + ln.Addr().String() + "/interpret"
 	require.NoError(t, ln.Close())
 	layer := newLayer(t, configuration("c", "widgets.example.com", url, nil))
-	_, err = layer.InterpretHealth(context.Background(), widgetObject())
+	_, err = interpreter.Typed{Interpreter: layer}.InterpretHealth(context.Background(), widgetObject())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "webhook widgets.example.com: InterpretHealth: calling "+url+"?timeout=10s: dial tcp "+ln.Addr().String()+": connect: connection refused")
 }
@@ -160,7 +160,7 @@ func TestWebhookTimeout(t *testing.T) {
 	config.Webhooks[0].TimeoutSeconds = &one
 	layer := newLayer(t, config)
 
-	_, err := layer.InterpretHealth(context.Background(), widgetObject())
+	_, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(context.Background(), widgetObject())
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, "webhook widgets.example.com: InterpretHealth: calling "+srv.URL+"?timeout=1s: no answer within the webhook's timeout of 1s: context deadline exceeded", err.Error())
@@ -168,7 +168,7 @@ func TestWebhookTimeout(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err = layer.InterpretHealth(ctx, widgetObject())
+	_, err = interpreter.Typed{Interpreter: layer}.InterpretHealth(ctx, widgetObject())
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, "webhook widgets.example.com: InterpretHealth: calling "+srv.URL+"?timeout=1s: context deadline exceeded", err.Error(),
 		"the caller's deadline, shorter than the webhook's timeout")
@@ -181,7 +181,7 @@ func TestNoMatchingWebhook(t *testing.T) {
 	assert.True(t, layer.HookEnabled(widget.Kind, interpreter.InterpretHealth))
 	assert.False(t, layer.HookEnabled(widget.Kind, interpreter.InterpretReplica))
 
-	_, _, err := layer.GetReplicas(context.Background(), widgetObject())
+	_, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), widgetObject())
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
 	assert.EqualError(t, err, "InterpretReplica hook for example.io/v1, Kind=Widget not found")
 }
@@ -202,7 +202,7 @@ func TestTLS(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			layer := newLayer(t, configuration("c", "widgets.example.com", srv.URL, tt.caBundle))
-			healthy, err := layer.InterpretHealth(context.Background(), widgetObject())
+			healthy, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(context.Background(), widgetObject())
 			if tt.want == "" {
 				require.NoError(t, err)
 				assert.True(t, healthy)
@@ -229,7 +229,7 @@ func TestServiceWebhook(t *testing.T) {
 	}
 	layer, err := client.New([]*webhook.ResourceInterpreterWebhookConfiguration{config}, client.WithDialContext(dial))
 	require.NoError(t, err)
-	n, _, err := layer.GetReplicas(context.Background(), widgetObject())
+	n, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), widgetObject())
 	require.NoError(t, err)
 	assert.Equal(t, int32(3), n)
 	assert.Equal(t, "widgets.webhooks.svc:8443", dialed)
@@ -266,7 +266,7 @@ func TestWebhookOrder(t *testing.T) {
 	name, ok := layer.Webhook(widget.Kind, interpreter.InterpretHealth)
 	require.True(t, ok)
 	assert.Equal(t, "first.example.com", name)
-	_, err := layer.InterpretHealth(context.Background(), widgetObject())
+	_, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(context.Background(), widgetObject())
 	require.NoError(t, err)
 	assert.Equal(t, []int32{1, 0}, []int32{hits[0].Load(), hits[1].Load()})
 }
@@ -420,7 +420,6 @@ func TestRegistryLayer(t *testing.T) {
 
 // fixedReplicas answers InterpretReplica for every kind with a fixed count.
 type fixedReplicas struct {
-	interpreter.NoHooks
 	replicas int32
 }
 
@@ -428,6 +427,6 @@ func (f fixedReplicas) HookEnabled(_ schema.GroupVersionKind, op interpreter.Ope
 	return op == interpreter.InterpretReplica
 }
 
-func (f fixedReplicas) GetReplicas(context.Context, *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	return f.replicas, nil, nil
+func (f fixedReplicas) Interpret(_ context.Context, req interpreter.Request) (interpreter.Response, error) {
+	return interpreter.Response{Operation: req.Operation, Replicas: f.replicas}, nil
 }

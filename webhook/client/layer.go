@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -67,8 +65,12 @@ func (l *Layer) hookFor(gvk schema.GroupVersionKind, op interpreter.Operation) *
 	return nil
 }
 
-// call runs req on the webhook that answers it.
-func (l *Layer) call(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+func (l *Layer) HookEnabled(gvk schema.GroupVersionKind, op interpreter.Operation) bool {
+	return l.hookFor(gvk, op) != nil
+}
+
+// Interpret runs req on the first webhook whose rules match.
+func (l *Layer) Interpret(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
 	if req.Object == nil {
 		return interpreter.Response{Operation: req.Operation}, fmt.Errorf("%s: no object given", req.Operation)
 	}
@@ -78,48 +80,4 @@ func (l *Layer) call(ctx context.Context, req interpreter.Request) (interpreter.
 		return interpreter.Response{Operation: req.Operation}, &interpreter.NoHookError{GVK: gvk, Operation: req.Operation}
 	}
 	return h.call(ctx, req)
-}
-
-func (l *Layer) HookEnabled(gvk schema.GroupVersionKind, op interpreter.Operation) bool {
-	return l.hookFor(gvk, op) != nil
-}
-
-func (l *Layer) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	resp, err := l.call(ctx, interpreter.Request{Operation: interpreter.InterpretReplica, Object: obj})
-	return resp.Replicas, resp.Requirements, err
-}
-
-func (l *Layer) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	resp, err := l.call(ctx, interpreter.Request{Operation: interpreter.ReviseReplica, Object: obj, DesiredReplicas: replicas})
-	return resp.Object, err
-}
-
-func (l *Layer) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.Component, error) {
-	resp, err := l.call(ctx, interpreter.Request{Operation: interpreter.InterpretComponent, Object: obj})
-	return resp.Components, err
-}
-
-func (l *Layer) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	resp, err := l.call(ctx, interpreter.Request{Operation: interpreter.Retain, Object: desired, ObservedObject: observed})
-	return resp.Object, err
-}
-
-func (l *Layer) AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	resp, err := l.call(ctx, interpreter.Request{Operation: interpreter.AggregateStatus, Object: obj, StatusItems: items})
-	return resp.Object, err
-}
-
-func (l *Layer) ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	resp, err := l.call(ctx, interpreter.Request{Operation: interpreter.InterpretStatus, Object: obj})
-	return resp.Status, err
-}
-
-func (l *Layer) InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error) {
-	resp, err := l.call(ctx, interpreter.Request{Operation: interpreter.InterpretHealth, Object: obj})
-	return resp.Healthy, err
-}
-
-func (l *Layer) GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
-	resp, err := l.call(ctx, interpreter.Request{Operation: interpreter.InterpretDependency, Object: obj})
-	return resp.Dependencies, err
 }

@@ -60,9 +60,9 @@ func TestRoundTrip(t *testing.T) {
 	for _, req := range tests {
 		t.Run(req.Operation.String(), func(t *testing.T) {
 			ctx := context.Background()
-			want, err := interpreter.Invoke(ctx, widget.Interpreter{}, req)
+			want, err := widget.Interpreter{}.Interpret(ctx, req)
 			require.NoError(t, err)
-			got, err := interpreter.Invoke(ctx, layer, req)
+			got, err := layer.Interpret(ctx, req)
 			require.NoError(t, err)
 			assert.JSONEq(t, resultsJSON(t, want), resultsJSON(t, got))
 			assert.Equal(t, want.Object, got.Object, "objects come back with the same Go types")

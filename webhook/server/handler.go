@@ -30,15 +30,17 @@ type Handler struct {
 
 var _ http.Handler = (*Handler)(nil)
 
-// New returns a Handler answering from in.
+// New returns a Handler answering from in, wrapped in the middleware of
+// its Metrics.
 func New(in interpreter.Interpreter, opts ...Option) *Handler {
-	h := &Handler{in: in, timeout: DefaultTimeout, maxBodyBytes: DefaultMaxBodyBytes}
+	h := &Handler{timeout: DefaultTimeout, maxBodyBytes: DefaultMaxBodyBytes}
 	for _, opt := range opts {
 		opt(h)
 	}
 	if h.metrics == nil {
 		h.metrics = NewMetrics()
 	}
+	h.in = h.metrics.Middleware()(in)
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -54,6 +56,7 @@ type answer struct {
 	response  *webhook.ResourceInterpreterResponse
 	operation string // the metrics label
 	outcome   string
+	ran       bool // the interpreter ran: its middleware recorded the request
 }
 
 // reject answers a malformed request with HTTP status and a failed response.
@@ -64,11 +67,10 @@ func reject(status int, uid string, format string, args ...any) answer {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	h.metrics.inFlight.Inc()
-	defer h.metrics.inFlight.Dec()
-
 	a := h.answerSafely(w, r)
-	h.metrics.observe(a.operation, a.outcome, start)
+	if !a.ran {
+		h.metrics.observe(a.operation, a.outcome, start)
+	}
 	if a.outcome != outcomeSuccess {
 		h.log.Info("interpreter webhook request "+a.outcome, "operation", a.operation, "uid", a.response.UID,
 			"code", a.response.Status.Code, "message", a.response.Status.Message)
@@ -176,7 +178,7 @@ func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequ
 				done <- result{err: fmt.Errorf("panic: %v", p)}
 			}
 		}()
-		resp, err := interpreter.Invoke(ctx, h.in, req)
+		resp, err := h.in.Interpret(ctx, req)
 		done <- result{resp, err}
 	}()
 	var res result
@@ -202,13 +204,13 @@ func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequ
 	if err != nil {
 		return failure(wire, op, http.StatusInternalServerError, err)
 	}
-	return answer{status: http.StatusOK, response: resp, operation: op, outcome: outcomeSuccess}
+	return answer{status: http.StatusOK, response: resp, operation: op, outcome: outcomeSuccess, ran: true}
 }
 
 // failure answers a request whose operation failed: HTTP 200, successful=false.
 func failure(wire *webhook.ResourceInterpreterRequest, op string, code int, err error) answer {
 	resp := webhook.Failed(wire.UID, int32(code), op+": "+err.Error())
-	return answer{status: http.StatusOK, response: resp, operation: op, outcome: outcomeFailure}
+	return answer{status: http.StatusOK, response: resp, operation: op, outcome: outcomeFailure, ran: true}
 }
 
 // isJSON reports whether a Content-Type header names JSON.

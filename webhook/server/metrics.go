@@ -1,9 +1,12 @@
 package server
 
 import (
+	"context"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/luainterp/luainterp/interpreter"
 )
 
 // The outcomes of a request, as the "outcome" label says them.
@@ -18,6 +21,8 @@ const unknownOperation = "unknown"
 
 // Metrics are the Prometheus metrics of a Handler. It is a
 // prometheus.Collector: register it with the registry served on /metrics.
+// A Handler records the operations it runs through Middleware, and the
+// requests it rejects before running one itself.
 type Metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
@@ -35,12 +40,12 @@ func NewMetrics() *Metrics {
 		}, []string{"operation", "outcome"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "luainterp", Subsystem: "webhook", Name: "request_duration_seconds",
-			Help:    "Time to answer an interpreter webhook request, from reading the body to writing the answer.",
+			Help:    "Time to answer an interpreter webhook request: to run its operation, or to reject it.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"operation"}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: "luainterp", Subsystem: "webhook", Name: "requests_in_flight",
-			Help: "Interpreter webhook requests being answered.",
+			Help: "Interpreter webhook requests whose operation is running.",
 		}),
 	}
 }
@@ -61,4 +66,27 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 func (m *Metrics) observe(operation, outcome string, start time.Time) {
 	m.requests.WithLabelValues(operation, outcome).Inc()
 	m.duration.WithLabelValues(operation).Observe(time.Since(start).Seconds())
+}
+
+// Middleware returns middleware that records every operation the
+// interpreter it wraps runs: in flight while it runs, then counted by
+// operation and outcome (success when it returns no error, failure when
+// it returns one or panics) with its duration.
+func (m *Metrics) Middleware() interpreter.Middleware {
+	return func(next interpreter.Interpreter) interpreter.Interpreter {
+		return interpreter.Decorate(next, func(ctx context.Context, req interpreter.Request) (_ interpreter.Response, err error) {
+			start := time.Now()
+			m.inFlight.Inc()
+			outcome := outcomeFailure
+			defer func() {
+				m.inFlight.Dec()
+				m.observe(req.Operation.String(), outcome, start)
+			}()
+			resp, err := next.Interpret(ctx, req)
+			if err == nil {
+				outcome = outcomeSuccess
+			}
+			return resp, err
+		})
+	}
 }

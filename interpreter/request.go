@@ -1,7 +1,6 @@
 package interpreter
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -63,37 +62,19 @@ type Response struct {
 	Dependencies []DependentObjectReference // InterpretDependency
 }
 
-// Invoke runs req.Operation on in.
-func Invoke(ctx context.Context, in Interpreter, req Request) (Response, error) {
-	resp := Response{Operation: req.Operation}
-	if req.Object == nil {
-		return resp, errors.New("no object given")
+// Validate reports whether req can be run: a declared operation, an
+// object, and for Retain an observed object. Registry.Interpret checks it
+// before asking a layer, so layers may take it as given.
+func (req Request) Validate() error {
+	switch {
+	case !req.Operation.Valid():
+		return fmt.Errorf("invalid operation %d", int(req.Operation))
+	case req.Object == nil:
+		return errors.New("no object given")
+	case req.Operation == Retain && req.ObservedObject == nil:
+		return errors.New("retain needs an observed object")
 	}
-	var err error
-	switch req.Operation {
-	case InterpretReplica:
-		resp.Replicas, resp.Requirements, err = in.GetReplicas(ctx, req.Object)
-	case ReviseReplica:
-		resp.Object, err = in.ReviseReplica(ctx, req.Object, req.DesiredReplicas)
-	case InterpretComponent:
-		resp.Components, err = in.GetComponents(ctx, req.Object)
-	case Retain:
-		if req.ObservedObject == nil {
-			return resp, errors.New("retain needs an observed object")
-		}
-		resp.Object, err = in.Retain(ctx, req.Object, req.ObservedObject)
-	case AggregateStatus:
-		resp.Object, err = in.AggregateStatus(ctx, req.Object, req.StatusItems)
-	case InterpretStatus:
-		resp.Status, err = in.ReflectStatus(ctx, req.Object)
-	case InterpretHealth:
-		resp.Healthy, err = in.InterpretHealth(ctx, req.Object)
-	case InterpretDependency:
-		resp.Dependencies, err = in.GetDependencies(ctx, req.Object)
-	default:
-		return resp, fmt.Errorf("invalid operation %d", int(req.Operation))
-	}
-	return resp, err
+	return nil
 }
 
 // Results returns the response as a map from the operation's result names
