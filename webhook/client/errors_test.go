@@ -332,7 +332,7 @@ func TestRequestAsKarmadaSends(t *testing.T) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		h.ServeHTTP(w, r)
 	}))
-	layer := newLayer(t, configuration("c", "widgets.example.com", srv.URL, ca.PEM))
+	layer := interpreter.Typed{Interpreter: newLayer(t, configuration("c", "widgets.example.com", srv.URL, ca.PEM))}
 	ctx := context.Background()
 	tests := []struct {
 		name         string
