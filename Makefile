@@ -1,11 +1,15 @@
 GO      ?= go
 BIN     := bin/luainterp
 EXAMPLE := testdata/examples
+# Stamped into the binary, shown by `luainterp version`.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 .PHONY: build run test bench lint fmt
 
 build:
-	$(GO) build -o $(BIN) ./cmd/luainterp
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/luainterp
 
 # The main job on the bundled example: templates propagated to Works.
 DEMO  := $(EXAMPLE)/propagate

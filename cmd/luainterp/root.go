@@ -26,11 +26,14 @@ func newRootCommand() *cobra.Command {
 		Short:         "Run, check and test resource interpreter hooks, and propagate templates to Works",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       readBuildInfo().String(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newInterpretCommand())
 	root.AddCommand(newPropagateCommand())
 	root.AddCommand(newTestCommand())
 	root.AddCommand(newLayersCommand())
 	root.AddCommand(newServeCommand())
+	root.AddCommand(newVersionCommand())
 	return root
 }
