@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 )
 
@@ -20,21 +21,47 @@ const (
 	formatJSON format = "json"
 )
 
+// outputFlag is the -o/--output flag of a command: the formats it
+// offers, the first of them its default, which shell completion offers.
+type outputFlag struct {
+	value   string
+	offered []format
+}
+
+// addOutputFlag adds -o/--output to cmd, offering the formats.
+func addOutputFlag(cmd *cobra.Command, offered ...format) *outputFlag {
+	o := &outputFlag{value: string(offered[0]), offered: offered}
+	cmd.Flags().StringVarP(&o.value, "output", "o", o.value, "output format: "+orList(formatNames(offered)))
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formatNames(offered), cobra.ShellCompDirectiveNoFileComp))
+	return o
+}
+
+// format returns the format the flag names.
+func (o *outputFlag) format() (format, error) { return parseFormat(o.value, o.offered...) }
+
+func formatNames(formats []format) []string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = string(f)
+	}
+	return names
+}
+
+// orList joins names as "a or b", "a, b or c".
+func orList(names []string) string {
+	if n := len(names); n > 2 {
+		return strings.Join(names[:n-1], ", ") + " or " + names[n-1]
+	}
+	return strings.Join(names, " or ")
+}
+
 // parseFormat parses the value of -o, ignoring case, among the formats a
 // command offers.
 func parseFormat(s string, offered ...format) (format, error) {
 	if f := format(strings.ToLower(s)); slices.Contains(offered, f) {
 		return f, nil
 	}
-	names := make([]string, len(offered))
-	for i, f := range offered {
-		names[i] = string(f)
-	}
-	want := strings.Join(names, " or ")
-	if n := len(names); n > 2 {
-		want = strings.Join(names[:n-1], ", ") + " or " + names[n-1]
-	}
-	return "", fmt.Errorf("--output: unknown format %q: want %s", s, want)
+	return "", fmt.Errorf("--output: unknown format %q: want %s", s, orList(formatNames(offered)))
 }
 
 // encode returns v as one YAML or JSON document.

@@ -17,7 +17,7 @@ type interpretOptions struct {
 	desiredFile    string
 	statusFile     string
 	desiredReplica int64
-	output         string
+	output         *outputFlag
 	check          bool
 }
 
@@ -64,7 +64,8 @@ per rule (customization and key), PASS, UNSET or ERROR with the reason.`,
 	f.StringVar(&o.desiredFile, "desired-file", "", "the object as the control plane wants it (YAML or JSON)")
 	f.StringVar(&o.statusFile, "status-file", "", "the member clusters' statuses: a list of AggregatedStatusItems (YAML or JSON)")
 	f.Int64Var(&o.desiredReplica, "desired-replica", 0, "the replica count to set (ReviseReplica)")
-	f.StringVarP(&o.output, "output", "o", "yaml", "output format: yaml or json")
+	o.output = addOutputFlag(cmd, formatYAML, formatJSON)
+	_ = cmd.RegisterFlagCompletionFunc("operation", completeOperations)
 	f.BoolVar(&o.check, "check", false, "validate every customization in the files instead of running an operation")
 	return cmd
 }
@@ -78,7 +79,7 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("--operation: %w", err)
 	}
-	format, err := parseFormat(o.output, formatYAML, formatJSON)
+	format, err := o.output.format()
 	if err != nil {
 		return err
 	}

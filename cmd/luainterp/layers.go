@@ -20,7 +20,7 @@ type layersOptions struct {
 	apiVersion     string
 	kind           string
 	objectFile     string
-	output         string
+	output         *outputFlag
 }
 
 func newLayersCommand() *cobra.Command {
@@ -49,7 +49,8 @@ the customizations.`,
 	f.StringVar(&o.apiVersion, "api-version", "", "the kind's group and version, e.g. apps/v1")
 	f.StringVar(&o.kind, "kind", "", "the kind, e.g. Deployment")
 	f.StringVar(&o.objectFile, "object-file", "", "an object whose apiVersion and kind to use (YAML or JSON; - for stdin)")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text, yaml or json")
+	o.output = addOutputFlag(cmd, formatText, formatYAML, formatJSON)
+	addKindCompletion(cmd)
 	return cmd
 }
 
@@ -62,7 +63,7 @@ type kindLayers struct {
 }
 
 func (o *layersOptions) run(cmd *cobra.Command) error {
-	format, err := parseFormat(o.output, formatText, formatYAML, formatJSON)
+	format, err := o.output.format()
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,8 @@ type propagateOptions struct {
 	template, binding  string
 	clusters, policies []string
 	customizations     []string
-	outDir, format     string
+	outDir             string
+	format             *outputFlag
 }
 
 func newPropagateCommand() *cobra.Command {
@@ -61,14 +62,14 @@ bundled scripts, and the ResourceInterpreterCustomizations of -f on top.`,
 	// name every other command uses. Both add to the same list.
 	f.StringArrayVar(&o.customizations, "customizations", nil, "the same as -f")
 	f.StringVar(&o.outDir, "out", "", "write one file per Work into this folder instead of standard output")
-	f.StringVarP(&o.format, "output", "o", "yaml", "output format: yaml or json")
+	o.format = addOutputFlag(cmd, formatYAML, formatJSON)
 	_ = cmd.MarkFlagRequired("template")
 	_ = cmd.MarkFlagRequired("binding")
 	return cmd
 }
 
 func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
-	format, err := parseFormat(o.format, formatYAML, formatJSON)
+	format, err := o.format.format()
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func bundledSuites() ([]testsuite.Found, error) {
 type testOptions struct {
 	run      string
 	junit    string
-	output   string
+	output   *outputFlag
 	coverage bool
 	listing  bool
 	strict   bool
@@ -78,7 +78,7 @@ printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
 	f := cmd.Flags()
 	f.StringVar(&o.run, "run", "", "run only the cases whose suite/Operation/name matches this regular expression")
 	f.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to this file")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	o.output = addOutputFlag(cmd, formatText, formatJSON)
 	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "how long one script call may run before its case fails")
 	f.BoolVar(&o.coverage, "coverage", false, "report which lines of each Lua script the cases ran")
 	f.BoolVar(&o.strict, "strict", false, "fail a test case holding a field Karmada would ignore (unknown, or differing in case), instead of warning")
@@ -94,7 +94,7 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 			return fmt.Errorf("--run: %w", err)
 		}
 	}
-	format, err := parseFormat(o.output, formatText, formatJSON)
+	format, err := o.output.format()
 	if err != nil {
 		return err
 	}

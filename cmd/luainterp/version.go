@@ -55,7 +55,7 @@ func (b buildInfo) String() string {
 }
 
 func newVersionCommand() *cobra.Command {
-	var output string
+	var output *outputFlag
 	cmd := &cobra.Command{
 		Use:   "version [-o text|yaml|json]",
 		Short: "Print luainterp's version, commit and Go version",
@@ -64,7 +64,7 @@ module version go install recorded, "(devel)" in a working copy), the commit
 it was built from and the Go version that built it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			format, err := parseFormat(output, formatText, formatYAML, formatJSON)
+			format, err := output.format()
 			if err != nil {
 				return err
 			}
@@ -76,6 +76,6 @@ it was built from and the Go version that built it.`,
 			return format.print(cmd.OutOrStdout(), info)
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text, yaml or json")
+	output = addOutputFlag(cmd, formatText, formatYAML, formatJSON)
 	return cmd
 }
