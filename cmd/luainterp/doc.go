@@ -27,8 +27,8 @@
 // # Files
 //
 // Every flag that names files takes files, directories of *.yaml, *.yml
-// and *.json files, or "-" for standard input, which one flag at most may
-// take; documents are read as package internal/manifest reads them, and
+// and *.json files, http:// or https:// URLs, or "-" for standard input,
+// which one flag at most may take; documents are read as package internal/manifest reads them, and
 // errors name the file, line and document. A command that fails exits 1,
 // with its error ("error: ...") or its report on standard error.
 package main

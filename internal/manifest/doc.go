@@ -7,8 +7,9 @@
 //
 // A Reader turns paths into Files. A path is a file, a directory (every
 // *.yaml, *.yml and *.json file below it, in lexical order, hidden entries
-// skipped; a directory without any is an error) or "-" for standard input,
-// which a Reader reads once. A file named twice, or through a directory
+// skipped; a directory without any is an error), an http:// or https://
+// URL, whose body is fetched (status 200 only, at most MaxURLBytes), or "-"
+// for standard input, which a Reader reads once. A file named twice, or through a directory
 // and by name, is read once. Problems with one path do not stop the
 // others: the error is an ErrorList with one *Error per path.
 //

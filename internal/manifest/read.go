@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,13 +21,17 @@ type File struct {
 type Reader struct {
 	// Stdin is read for the path "-", once; nil means standard input is
 	// not offered.
-	Stdin     io.Reader
+	Stdin io.Reader
+	// Client fetches the paths that are http:// or https:// URLs; nil
+	// means a client with a 30-second timeout.
+	Client    *http.Client
 	stdinRead bool
 }
 
 // Read returns the files of every path, in order: a file, a directory
 // (every *.yaml, *.yml and *.json file below it, in lexical order, hidden
-// entries skipped) or "-" for r.Stdin. A file is read once however often
+// entries skipped), an http:// or https:// URL (its body) or "-" for
+// r.Stdin. A file is read once however often
 // the paths name it. The files that could be read are returned even when
 // others could not; the error then joins one *Error per path or file
 // that failed.
@@ -81,8 +86,8 @@ func (r *Reader) Objects(paths ...string) ([]Object, error) {
 
 // expand returns the names of the files a path stands for.
 func expand(path string) ([]string, *Error) {
-	if path == Stdin {
-		return []string{Stdin}, nil
+	if path == Stdin || IsURL(path) {
+		return []string{path}, nil
 	}
 	info, err := os.Stat(path)
 	if err != nil {
@@ -125,6 +130,9 @@ func IsManifest(name string) bool {
 }
 
 func (r *Reader) read(name string) (File, *Error) {
+	if IsURL(name) {
+		return r.fetch(name)
+	}
 	if name != Stdin {
 		data, err := os.ReadFile(name)
 		if err != nil {

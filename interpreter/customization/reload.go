@@ -3,6 +3,7 @@ package customization
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -141,6 +142,9 @@ func (r *Reloader) watch(w *fsnotify.Watcher) error {
 	for _, path := range r.Paths {
 		if path == Stdin {
 			return errors.New("standard input cannot be watched")
+		}
+		if manifest.IsURL(path) {
+			return fmt.Errorf("%s: a URL cannot be watched", path)
 		}
 		info, err := os.Stat(path)
 		if err != nil || !info.IsDir() {
