@@ -5,7 +5,10 @@
 //
 //	interpret  run one operation on an object and print its results, as
 //	           karmadactl interpret does; --check validates customizations
-//	           without running anything
+//	           without running anything, --show-doc says what each rule's
+//	           function receives and returns
+//	init       start a customization: a suite folder with a script for every
+//	           key and a passing case per rule, from a CRD's schema if given
 //	propagate  run Karmada's binding step: from a template, its binding, the
 //	           clusters and the override policies, write the Works
 //	test       run customization test suites offline, in Karmada's format,
@@ -14,6 +17,8 @@
 //	           thing to check when a customization "does nothing"
 //	serve      serve the layers as a Karmada resource interpreter webhook,
 //	           reloading customizations and asking other webhooks if told to
+//	version    print the version, commit and Go version; also --version
+//	completion print a shell completion script (operations, -o formats, kinds)
 //
 // # Layers
 //

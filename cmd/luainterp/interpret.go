@@ -19,6 +19,7 @@ type interpretOptions struct {
 	desiredReplica int64
 	output         *outputFlag
 	check          bool
+	showDoc        bool
 }
 
 func newInterpretCommand() *cobra.Command {
@@ -51,6 +52,9 @@ per rule (customization and key), PASS, UNSET or ERROR with the reason.`,
   luainterp interpret -f customizations/ --check`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.showDoc {
+				return o.runShowDoc(cmd)
+			}
 			if o.check {
 				return o.runCheck(cmd)
 			}
@@ -67,7 +71,20 @@ per rule (customization and key), PASS, UNSET or ERROR with the reason.`,
 	o.output = addOutputFlag(cmd, formatYAML, formatJSON)
 	_ = cmd.RegisterFlagCompletionFunc("operation", completeOperations)
 	f.BoolVar(&o.check, "check", false, "validate every customization in the files instead of running an operation")
+	f.BoolVar(&o.showDoc, "show-doc", false, "print what each rule's Lua function receives and must return (those of --operation when given)")
 	return cmd
+}
+
+// runShowDoc prints the documentation of the rules, or of --operation's.
+func (o *interpretOptions) runShowDoc(cmd *cobra.Command) error {
+	if o.operation == "" {
+		return showDoc(cmd.OutOrStdout())
+	}
+	op, err := interpreter.ParseOperation(o.operation)
+	if err != nil {
+		return fmt.Errorf("--operation: %w", err)
+	}
+	return showDoc(cmd.OutOrStdout(), op)
 }
 
 // run runs one operation and prints its results.
