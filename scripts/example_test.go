@@ -70,6 +70,7 @@ func ExampleLayer_Kinds() {
 	// flink.apache.org/v1beta1 FlinkSessionJob
 	// helm.toolkit.fluxcd.io/v2 HelmRelease
 	// jobset.x-k8s.io/v1alpha2 JobSet
+	// kafka.strimzi.io/v1 Kafka
 	// keda.sh/v1alpha1 ScaledJob
 	// keda.sh/v1alpha1 ScaledObject
 	// kubeflow.org/v1 JAXJob
@@ -89,5 +90,6 @@ func ExampleLayer_Kinds() {
 	// scheduling.volcano.sh/v1beta1 Queue
 	// source.toolkit.fluxcd.io/v1 GitRepository
 	// sparkoperator.k8s.io/v1beta2 ScheduledSparkApplication
+	// tekton.dev/v1 PipelineRun
 	// trainer.kubeflow.org/v1alpha1 TrainJob
 }
