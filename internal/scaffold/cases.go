@@ -78,7 +78,7 @@ func Cases(ctx context.Context, t Target, file string, yaml []byte) ([]Case, err
 		}
 		req := interpreter.NewRequest(op, object(c.DesiredObj), object(c.ObservedObj))
 		req.DesiredReplicas, req.StatusItems = c.InputReplicas, c.StatusItems
-		resp, err := interpreter.Invoke(ctx, layer, req)
+		resp, err := layer.Interpret(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("case %q: %w", c.Name, err)
 		}
