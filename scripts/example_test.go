@@ -74,9 +74,13 @@ func ExampleLayer_Kinds() {
 	// keda.sh/v1alpha1 ScaledJob
 	// keda.sh/v1alpha1 ScaledObject
 	// kubeflow.org/v1 JAXJob
+	// kubeflow.org/v1 MPIJob
+	// kubeflow.org/v1 Notebook
 	// kubeflow.org/v1 PaddleJob
 	// kubeflow.org/v1 PyTorchJob
+	// kubeflow.org/v1 TFJob
 	// kubeflow.org/v1 XGBoostJob
+	// kubeflow.org/v2beta1 MPIJob
 	// kueue.x-k8s.io/v1beta2 Workload
 	// kustomize.toolkit.fluxcd.io/v1 Kustomization
 	// kyverno.io/v1 ClusterPolicy
