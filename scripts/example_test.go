@@ -60,8 +60,10 @@ func ExampleLayer_Kinds() {
 	// apps.kruise.io/v1beta1 StatefulSet
 	// apps.kruise.io/v1beta1 UnitedDeployment
 	// argoproj.io/v1alpha1 AnalysisRun
+	// argoproj.io/v1alpha1 CronWorkflow
 	// argoproj.io/v1alpha1 Rollout
 	// argoproj.io/v1alpha1 Workflow
+	// argoproj.io/v1alpha1 WorkflowTemplate
 	// batch.volcano.sh/v1alpha1 Job
 	// cert-manager.io/v1 Certificate
 	// elasticsearch.k8s.elastic.co/v1 Elasticsearch
