@@ -81,30 +81,40 @@ func (req Request) Validate() error {
 // (Operation.ResultNames) to JSON-encodable values, nil where the result is
 // nil: the shape of test-case outputs and of the CLI's output.
 func (r Response) Results() map[string]any {
+	if !r.Operation.Valid() {
+		return nil
+	}
+	values := r.values()
+	names := r.Operation.ResultNames()
+	results := make(map[string]any, len(names))
+	for i, name := range names {
+		results[name] = values[i]
+	}
+	return results
+}
+
+// values returns the operation's results, in the order of its result names.
+func (r Response) values() []any {
 	var object any
 	if r.Object != nil {
 		object = r.Object.Object
 	}
 	switch r.Operation {
 	case InterpretReplica:
-		return map[string]any{"replica": r.Replicas, "requires": r.Requirements}
-	case ReviseReplica:
-		return map[string]any{"revised": object}
+		return []any{r.Replicas, r.Requirements}
+	case ReviseReplica, Retain, AggregateStatus:
+		return []any{object}
 	case InterpretComponent:
-		return map[string]any{"components": r.Components}
-	case Retain:
-		return map[string]any{"retained": object}
-	case AggregateStatus:
-		return map[string]any{"aggregatedStatus": object}
+		return []any{r.Components}
 	case InterpretStatus:
 		if r.Status == nil {
-			return map[string]any{"status": nil}
+			return []any{nil}
 		}
-		return map[string]any{"status": r.Status}
+		return []any{r.Status}
 	case InterpretHealth:
-		return map[string]any{"healthy": r.Healthy}
+		return []any{r.Healthy}
 	case InterpretDependency:
-		return map[string]any{"dependencies": r.Dependencies}
+		return []any{r.Dependencies}
 	}
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/luainterp/luainterp/testsuite"
+	"github.com/luainterp/luainterp/internal/layout"
 )
 
 // FS holds the bundled suites: for every kind, its folder
@@ -33,16 +33,11 @@ type bundle struct {
 // each with the kind its folder names.
 func findBundles(fsys fs.FS) []bundle {
 	// The pattern is valid, so Glob cannot fail.
-	files, _ := fs.Glob(fsys, path.Join("*", "*", "*", testsuite.CustomizationsFile))
+	files, _ := fs.Glob(fsys, path.Join("*", "*", "*", layout.CustomizationsFile))
 	bundles := make([]bundle, 0, len(files))
 	for _, file := range files {
 		parts := strings.Split(file, "/")
-		group := parts[0]
-		if group == testsuite.CoreGroupDir {
-			group = ""
-		}
-		gvk := schema.GroupVersionKind{Group: group, Version: parts[1], Kind: parts[2]}
-		bundles = append(bundles, bundle{gvk: gvk, file: file})
+		bundles = append(bundles, bundle{gvk: layout.Kind(parts[0], parts[1], parts[2]), file: file})
 	}
 	return bundles
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/luainterp/luainterp/internal/layout"
 	"github.com/luainterp/luainterp/interpreter/customization"
 )
 
@@ -29,10 +30,7 @@ func CheckPath(dir string, set *customization.Set) error {
 	if !version.MatchString(versionDir) {
 		return nil
 	}
-	group := groupDir
-	if group == CoreGroupDir {
-		group = ""
-	}
+	group := layout.Group(groupDir)
 	var errs []error
 	for _, c := range set.Customizations {
 		var differ []string

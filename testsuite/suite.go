@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/luainterp/luainterp/internal/layout"
 	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
@@ -19,13 +20,13 @@ import (
 
 // The names that make a folder a suite.
 const (
-	CustomizationsFile = "customizations.yaml"
-	TestdataDir        = "testdata"
+	CustomizationsFile = layout.CustomizationsFile
+	TestdataDir        = layout.TestdataDir
 )
 
 // CoreGroupDir is the folder name that stands for the core API group
 // ("" in apiVersion v1) in a <group>/<version>/<Kind> tree.
-const CoreGroupDir = "core"
+const CoreGroupDir = layout.CoreGroupDir
 
 // Suite is a folder holding customizations.yaml and a testdata/ folder of
 // test case files.

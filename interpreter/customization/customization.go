@@ -23,7 +23,7 @@ type Customization struct {
 	Target   schema.GroupVersionKind
 	Position Position // where the document is, from its first line
 
-	scripts [interpreter.InterpretDependency]*Script // by slot(op)
+	scripts map[interpreter.Operation]*Script
 }
 
 // Script is the Lua script of one operation of a customization.
@@ -38,16 +38,9 @@ type Script struct {
 	Line int
 }
 
-// slot is the index of a valid operation in Customization.scripts: the
-// operations are numbered from InterpretReplica to InterpretDependency.
-func slot(op interpreter.Operation) int { return int(op - interpreter.InterpretReplica) }
-
 // Script returns the script c defines for op.
 func (c *Customization) Script(op interpreter.Operation) (*Script, bool) {
-	if !op.Valid() {
-		return nil, false
-	}
-	s := c.scripts[slot(op)]
+	s := c.scripts[op]
 	return s, s != nil
 }
 
@@ -55,7 +48,7 @@ func (c *Customization) Script(op interpreter.Operation) (*Script, bool) {
 func (c *Customization) Operations() []interpreter.Operation {
 	var ops []interpreter.Operation
 	for _, op := range interpreter.Operations() {
-		if c.scripts[slot(op)] != nil {
+		if c.scripts[op] != nil {
 			ops = append(ops, op)
 		}
 	}

@@ -103,7 +103,7 @@ func (d *decoder) customization(pos Position, n *yaml.Node) {
 		pos.Name = lookupString(meta, "name") // for every error, even those found before metadata
 	}
 	top := d.fields(pos, n, "", "", documentFields)
-	c := &Customization{Position: pos}
+	c := &Customization{Position: pos, scripts: map[interpreter.Operation]*Script{}}
 	d.metadata(pos, c, n, top["metadata"])
 	defer func() { d.set.Customizations = append(d.set.Customizations, c) }()
 
@@ -209,7 +209,7 @@ func (d *decoder) rules(pos Position, c *Customization, spec *yaml.Node, f field
 		case strings.TrimSpace(source) == "":
 			d.errorAt(pos, script.Line, path+".luaScript", key, errors.New("empty"))
 		default:
-			c.scripts[slot(op)] = &Script{Name: c.Name + "/" + key, Operation: op, Source: source, Line: scriptLine(script)}
+			c.scripts[op] = &Script{Name: c.Name + "/" + key, Operation: op, Source: source, Line: scriptLine(script)}
 		}
 	}
 	if len(c.Operations()) == 0 && len(d.set.errs) == before {

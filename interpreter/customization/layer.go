@@ -70,7 +70,7 @@ func (l *Layer) Kinds() []schema.GroupVersionKind { return slices.Clone(l.kinds)
 
 // compile compiles c's script for op and checks that it defines op's function.
 func compile(engine *luavm.Engine, c *Customization, op interpreter.Operation) (*hook, *Error) {
-	s := c.scripts[slot(op)]
+	s := c.scripts[op]
 	program, err := engine.Compile(s.Name, s.Source)
 	if err == nil {
 		err = engine.Check(program, op)

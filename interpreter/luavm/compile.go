@@ -10,6 +10,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm/internal/luafix"
 )
 
 // MaxSourceSize bounds the text of one script (Karmada's own scripts are
@@ -80,20 +81,17 @@ func (c *scriptCache) get(source string, cover bool) (*compiled, error) {
 	return entry, nil
 }
 
-// compile parses source, rewrites it (see rewriter) and compiles it to bytecode.
+// compile parses source, rewrites it (see luafix.Rewrite) and compiles it to bytecode.
 func compile(source string, cover bool) (entry *compiled, err error) {
 	if len(source) > MaxSourceSize {
 		return nil, &interpreter.ScriptError{Err: fmt.Errorf("script is %d bytes, more than the %d allowed", len(source), MaxSourceSize)}
 	}
-	if err := checkNesting(source); err != nil {
-		return nil, err
+	var nesting *luafix.NestingError
+	if err := luafix.CheckNesting(source); errors.As(err, &nesting) {
+		return nil, &interpreter.ScriptError{Line: nesting.Line, Err: err}
 	}
 	defer func() {
-		switch r := recover().(type) {
-		case nil:
-		case tooDeep:
-			entry, err = nil, &interpreter.ScriptError{Line: r.line, Err: fmt.Errorf("expression nests deeper than %d levels", maxExprDepth)}
-		default:
+		if r := recover(); r != nil {
 			entry, err = nil, &interpreter.ScriptError{Err: fmt.Errorf("compiling the script: %v", r)}
 		}
 	}()
@@ -101,7 +99,11 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	chunk, lines := rewriteChunk(chunk, cover)
+	chunk, lines, err := luafix.Rewrite(chunk, cover)
+	var depth *luafix.DepthError
+	if errors.As(err, &depth) {
+		return nil, &interpreter.ScriptError{Line: depth.Line, Err: err}
+	}
 	proto, err := lua.Compile(chunk, chunkName)
 	if err != nil {
 		var ce *lua.CompileError

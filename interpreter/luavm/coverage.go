@@ -88,12 +88,3 @@ func (sc *scriptCoverage) counter(L *lua.LState) *lua.LFunction {
 		return 0
 	})
 }
-
-func sortedLines(set map[int]struct{}) []int {
-	lines := make([]int, 0, len(set))
-	for line := range set {
-		lines = append(lines, line)
-	}
-	slices.Sort(lines)
-	return lines
-}

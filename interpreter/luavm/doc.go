@@ -69,14 +69,16 @@
 // that pcall cannot catch, and that also stops pattern matching (find,
 // match, gmatch and gsub use the engine's own matcher, after Lua 5.1's,
 // which checks the deadline as it backtracks; gopher-lua's cannot be
-// interrupted), a call stack of 200 frames, and a memory
-// budget (WithMemoryBudget) enforced by a watchdog that samples the
-// process heap every millisecond. No single step can allocate past the
-// budget: `..`, string.rep, string.format, string.gsub and table.concat
-// refuse to build a string longer than a quarter of the budget, gsub and
-// gmatch find their matches one at a time, and a table index past 2^18
+// interrupted), a call stack of 200 frames, and a memory budget
+// (WithMemoryBudget) enforced by a watchdog that samples the process heap
+// every millisecond. No single step can allocate past the budget: `..`,
+// string.rep, string.format, string.gsub and table.concat refuse to build
+// a string longer than a quarter of the budget, gsub and gmatch find
+// their matches one at a time, and a table index past 2^18
 // is stored sparsely (see below). A call that hits a limit fails alone;
-// its state is discarded and the process carries on.
+// its state is discarded and the process carries on. What the engine
+// does in place of gopher-lua's matcher, string functions, tail calls and
+// unbounded parsing is in internal/luafix, which says why for each.
 //
 // A call in a return statement (return f(x)) is an ordinary call, not a
 // tail call: it takes a frame of the 200, so an endless tail recursion

@@ -1,4 +1,4 @@
-package luavm
+package luafix
 
 import (
 	"strings"
@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/luainterp/luainterp/interpreter"
 )
 
 func TestCheckNesting(t *testing.T) {
@@ -29,15 +27,15 @@ func TestCheckNesting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkNesting(tt.source)
+			err := CheckNesting(tt.source)
 			if tt.line == 0 {
 				require.NoError(t, err)
 				return
 			}
-			var se *interpreter.ScriptError
-			require.ErrorAs(t, err, &se)
-			assert.Equal(t, tt.line, se.Line)
-			assert.Equal(t, "syntax error: brackets nest deeper than 200 levels", se.Err.Error())
+			var ne *NestingError
+			require.ErrorAs(t, err, &ne)
+			assert.Equal(t, tt.line, ne.Line)
+			assert.Equal(t, "syntax error: brackets nest deeper than 200 levels", ne.Error())
 		})
 	}
 }

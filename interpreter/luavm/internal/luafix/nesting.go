@@ -1,10 +1,8 @@
-package luavm
+package luafix
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/luainterp/luainterp/interpreter"
 )
 
 // maxNesting bounds how deeply a script may nest brackets, as C Lua bounds
@@ -12,9 +10,17 @@ import (
 // source of nothing but brackets would otherwise take seconds to reject.
 const maxNesting = 200
 
-// checkNesting scans source for brackets, skipping strings and comments,
-// and fails at the first that opens a level past maxNesting.
-func checkNesting(source string) error {
+// NestingError is the error of a source whose brackets nest too deeply.
+type NestingError struct{ Line int }
+
+func (e *NestingError) Error() string {
+	return fmt.Sprintf("syntax error: brackets nest deeper than %d levels", maxNesting)
+}
+
+// CheckNesting scans source for brackets, skipping strings and comments,
+// and fails at the first that opens a level past maxNesting (see the
+// package doc for why).
+func CheckNesting(source string) error {
 	depth, line := 0, 1
 	for i := 0; i < len(source); i++ {
 		switch c := source[i]; c {
@@ -46,7 +52,7 @@ func checkNesting(source string) error {
 			}
 		}
 		if depth > maxNesting {
-			return &interpreter.ScriptError{Line: line, Err: fmt.Errorf("syntax error: brackets nest deeper than %d levels", maxNesting)}
+			return &NestingError{Line: line}
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package luavm
+package luafix
 
 import (
 	"fmt"
@@ -8,10 +8,7 @@ import (
 )
 
 // Lua pattern matching, after Lua 5.1's lstrlib.c, for string.find, match,
-// gmatch and gsub. gopher-lua's matcher backtracks without bound inside one
-// Go call, so ("a"):rep(600):find(".-.-.-b") runs for minutes past any
-// deadline; this one counts its steps and gives up when the call's context
-// is done.
+// gmatch and gsub (see the package doc for why).
 
 const (
 	maxCaptures     = 32
@@ -25,7 +22,7 @@ type capture struct{ start, len int }
 
 // matcher matches one pattern against one subject.
 type matcher struct {
-	st       *state
+	L        *lua.LState
 	src, pat string
 	level    int // captures open or closed so far
 	capture  [maxCaptures]capture
@@ -35,13 +32,13 @@ type matcher struct {
 
 // fail raises a Lua error about the pattern.
 func (m *matcher) fail(format string, args ...any) {
-	m.st.L.RaiseError("%s", fmt.Sprintf(format, args...))
+	m.L.RaiseError("%s", fmt.Sprintf(format, args...))
 }
 
 // step counts one unit of matching work and stops a call past its deadline.
 func (m *matcher) step() {
 	if m.steps++; m.steps%stepsPerCheck == 0 {
-		m.st.checkContext(m.st.L)
+		CheckContext(m.L)
 	}
 }
 
@@ -393,13 +390,13 @@ func (m *matcher) captureValue(i, start, end int) lua.LValue {
 func (m *matcher) pushCaptures(start, end int) int {
 	n := max(m.level, 1)
 	for i := range n {
-		m.st.L.Push(m.captureValue(i, start, end))
+		m.L.Push(m.captureValue(i, start, end))
 	}
 	return n
 }
 
-func (st *state) newMatcher(src, pat string) *matcher {
-	return &matcher{st: st, src: src, pat: pat}
+func newMatcher(L *lua.LState, src, pat string) *matcher {
+	return &matcher{L: L, src: src, pat: pat}
 }
 
 // initArg reads the optional start position of find and match (1-based,
@@ -412,7 +409,8 @@ func initArg(L *lua.LState, n int, s string) int {
 	return min(max(init-1, 0), len(s))
 }
 
-func (st *state) strFind(L *lua.LState) int {
+// Find is string.find.
+func Find(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	init := initArg(L, 3, src)
 	if L.ToBool(4) || !strings.ContainsAny(pat, "^$*+?.([%-") {
@@ -424,7 +422,7 @@ func (st *state) strFind(L *lua.LState) int {
 		L.Push(lua.LNil)
 		return 1
 	}
-	m := st.newMatcher(src, pat)
+	m := newMatcher(L, src, pat)
 	start, end := m.find(init)
 	if start < 0 {
 		L.Push(lua.LNil)
@@ -438,13 +436,22 @@ func (st *state) strFind(L *lua.LState) int {
 	return 2 + m.pushCaptures(start, end)
 }
 
-func (st *state) strMatch(L *lua.LState) int {
+// Match is string.match.
+func Match(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
-	m := st.newMatcher(src, pat)
+	m := newMatcher(L, src, pat)
 	start, end := m.find(initArg(L, 3, src))
 	if start < 0 {
 		L.Push(lua.LNil)
 		return 1
 	}
 	return m.pushCaptures(start, end)
+}
+
+// CheckContext raises the error of L's context if the call was stopped,
+// for Go loops that would otherwise run past the deadline.
+func CheckContext(L *lua.LState) {
+	if ctx := L.Context(); ctx != nil && ctx.Err() != nil {
+		L.RaiseError("%s", ctx.Err().Error())
+	}
 }

@@ -1,6 +1,9 @@
-package luavm
+package luafix
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/yuin/gopher-lua/ast"
@@ -14,7 +17,8 @@ const (
 	returnLocal = "(return)"
 )
 
-// rewriter adjusts a parsed chunk before it is compiled:
+// rewriter adjusts a parsed chunk before it is compiled (see the package
+// doc for why):
 //
 //   - every `..` chain becomes a call of the hidden bounded concatenation,
 //     so that one expression cannot build a string past the memory budget
@@ -43,20 +47,38 @@ type rewriter struct {
 const maxExprDepth = 1000
 
 // tooDeep is the panic that stops the walk at an expression nested past
-// maxExprDepth; compile recovers it as a ScriptError.
+// maxExprDepth; Rewrite recovers it as a *DepthError.
 type tooDeep struct{ line int }
 
-// rewriteChunk rewrites chunk in place and returns it with the prologue
+// DepthError is the error of a chunk with an expression nested too deeply.
+type DepthError struct{ Line int }
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("expression nests deeper than %d levels", maxExprDepth)
+}
+
+// Rewrite rewrites chunk in place and returns it with the prologue
 // `local (concat), (cover), (return) = ...`, and the executable lines when
-// covering.
-func rewriteChunk(chunk []ast.Stmt, cover bool) ([]ast.Stmt, []int) {
+// covering. The compiled chunk is to be called with three arguments: the
+// bounded concatenation (Bounds.Concat), the line counter (or nil), and a
+// function that returns its arguments.
+func Rewrite(chunk []ast.Stmt, cover bool) (_ []ast.Stmt, _ []int, err error) {
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case tooDeep:
+			err = &DepthError{Line: r.line}
+		default:
+			panic(r)
+		}
+	}()
 	r := &rewriter{cover: cover, lines: map[int]struct{}{}}
 	body := r.block(chunk)
 	prologue := &ast.LocalAssignStmt{Names: []string{concatLocal, coverLocal, returnLocal}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
 	if !cover {
-		return append([]ast.Stmt{prologue}, body...), nil
+		return append([]ast.Stmt{prologue}, body...), nil, nil
 	}
-	return append([]ast.Stmt{prologue}, body...), sortedLines(r.lines)
+	return append([]ast.Stmt{prologue}, body...), slices.Sorted(maps.Keys(r.lines)), nil
 }
 
 func (r *rewriter) block(stmts []ast.Stmt) []ast.Stmt {

@@ -1,11 +1,11 @@
 package luavm
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/luainterp/luainterp/interpreter/luavm/internal/luafix"
 )
 
 // Sizes of each Lua state: frames of the call stack (bounding recursion)
@@ -55,8 +55,8 @@ type state struct {
 	libs    map[string]members // string, table, math, os
 	modules map[string]members // what require loads
 	envMeta *lua.LTable        // metatable of every call's globals
-	concat  *lua.LFunction     // the bounded `..` (see rewriter)
-	passOn  *lua.LFunction     // returns its arguments, for (return) (see rewriter)
+	concat  *lua.LFunction     // the bounded `..` (see luafix.Rewrite)
+	passOn  *lua.LFunction     // returns its arguments, for (return) (see luafix.Rewrite)
 	lazy    *lazyTables
 
 	// The globals of a call, emptied after it for the next (see newEnv).
@@ -97,22 +97,23 @@ func newState(cfg *config) *state {
 	}
 	base := lib("_G")
 	str, tbl, math, os := lib("string"), lib("table"), lib("math"), lib("os")
+	bounds := &luafix.Bounds{MaxString: cfg.maxString(), Raise: st.raiseLimit}
 	st.libs["string"] = str.with(members{
 		"dump": nil, "__index": nil, "gfind": nil,
-		"rep":    fn(st.strRep),
-		"format": fn(st.strFormat(gfunc(str["format"]))),
-		"find":   fn(st.strFind),
-		"match":  fn(st.strMatch),
-		"gsub":   fn(st.strGsub),
-		"gmatch": fn(st.strGmatch),
+		"rep":    fn(bounds.Rep),
+		"format": fn(bounds.Format(gfunc(str["format"]))),
+		"find":   fn(luafix.Find),
+		"match":  fn(luafix.Match),
+		"gsub":   fn(bounds.Gsub),
+		"gmatch": fn(luafix.Gmatch),
 	})
 	st.libs["table"] = tbl.with(members{
-		"concat": fn(st.tableConcat),
+		"concat": fn(bounds.TableConcat),
 		"insert": fn(st.materializing(gfunc(tbl["insert"]))),
 	})
 	st.libs["math"] = math
 	st.libs["os"] = members{
-		"date": fn(st.osDate(gfunc(os["date"]))),
+		"date": fn(luafix.OsDate(gfunc(os["date"]))),
 		"time": fn(st.materializing(gfunc(os["time"]))),
 	}
 	for name, funcs := range modules {
@@ -141,7 +142,7 @@ func newState(cfg *config) *state {
 		"__index":    fn(st.lookupGlobal),
 		"__newindex": fn(st.setGlobal),
 	})
-	st.concat = L.NewFunction(st.concatValues)
+	st.concat = L.NewFunction(bounds.Concat)
 	st.passOn = L.NewFunction(func(L *lua.LState) int { return L.GetTop() })
 
 	// Methods on strings, ("x"):rep(3), resolve in a private copy of the
@@ -175,142 +176,6 @@ func table(L *lua.LState, ms members) *lua.LTable {
 		t.RawSetString(name, ms[name])
 	}
 	return t
-}
-
-// maxEnvNames bounds the names the globals of a state's calls may have
-// held before the table is replaced: a gopher-lua table keeps a slot for
-// every key it ever held, even once the key is removed.
-const maxEnvNames = 64
-
-// newEnv returns fresh globals for one call. They start empty and fill in
-// on first use (lookupGlobal), so a call pays only for the names it reads,
-// and nothing a script sets or changes outlives its call: clearEnv empties
-// them after the call, so that the next call on the state reuses the
-// table (and the slots of the names it held) instead of allocating anew.
-func (st *state) newEnv() *lua.LTable {
-	if st.env == nil {
-		st.env = st.L.CreateTable(0, 8)
-		st.env.Metatable = st.envMeta
-	}
-	st.touched = 0
-	return st.env
-}
-
-// clearEnv empties the globals of the call that ended, or drops them when
-// they have held too many names, or a key that is not a name.
-func (st *state) clearEnv() {
-	if st.env == nil {
-		return
-	}
-	if st.envSpent {
-		st.env, st.envSpent = nil, false
-		clear(st.envNames)
-		return
-	}
-	keys := st.envKeys[:0]
-	for k, _ := st.env.Next(lua.LNil); k != lua.LNil; k, _ = st.env.Next(k) {
-		keys = append(keys, k)
-	}
-	for _, k := range keys {
-		st.env.RawSet(k, lua.LNil)
-	}
-	clear(keys)
-	st.envKeys = keys[:0]
-}
-
-// lookupGlobal is the __index of a call's globals: on the first read of a
-// base function, a library (as a lazy table of its members) or _G it puts
-// it into the globals. From then on the globals hold the name, as if set
-// from the start, so that a script that sets it to nil reads nil.
-func (st *state) lookupGlobal(L *lua.LState) int {
-	env := L.CheckTable(1)
-	name, ok := L.Get(2).(lua.LString)
-	g, known := st.globals[string(name)]
-	if !ok || !known || st.touched&g.bit != 0 {
-		L.Push(lua.LNil)
-		return 1
-	}
-	st.touched |= g.bit
-	v := g.value
-	switch {
-	case g.lib != nil:
-		v = st.lazyTable(g.lib)
-	case v == nil:
-		v = env
-	}
-	env.RawSetString(string(name), v)
-	L.Push(v)
-	return 1
-}
-
-// setGlobal is the __newindex of a call's globals: a set of a name not yet
-// read replaces what would have been filled in.
-func (st *state) setGlobal(L *lua.LState) int {
-	env := L.CheckTable(1)
-	key := L.Get(2)
-	name, isName := key.(lua.LString)
-	if isName {
-		st.touched |= st.globals[string(name)].bit
-	}
-	st.noteEnvKey(string(name), isName)
-	L.RawSet(env, key, L.Get(3))
-	return 0
-}
-
-// noteEnvKey counts the names set in the globals, up to maxEnvNames, and
-// marks the table spent past them or on a key that is not a name.
-func (st *state) noteEnvKey(name string, isName bool) {
-	switch _, known := st.envNames[name]; {
-	case st.envSpent || (isName && known):
-	case !isName || len(st.envNames) == maxEnvNames:
-		st.envSpent = true
-	default:
-		st.envNames[name] = struct{}{}
-	}
-}
-
-// require returns a preloaded module (a new table per call of require) or
-// one of the standard libraries; nothing is loaded from files.
-func (st *state) require(L *lua.LState) int {
-	name := L.CheckString(1)
-	if ms, ok := st.modules[name]; ok {
-		L.Push(st.lazyTable(ms))
-		return 1
-	}
-	if _, ok := st.libs[name]; ok {
-		L.Push(L.GetField(st.env, name))
-		return 1
-	}
-	names := append(sortedKeys(st.modules), sortedKeys(st.libs)...)
-	slices.Sort(names)
-	L.RaiseError("module %q not found: require loads only %s", name, strings.Join(names, ", "))
-	return 0
-}
-
-// printLine is print: its arguments, tab-separated, as one line to the call's sink.
-func (st *state) printLine(L *lua.LState) int {
-	parts := make([]string, L.GetTop())
-	for i := range parts {
-		parts[i] = L.ToStringMeta(L.Get(i + 1)).String()
-	}
-	st.print(strings.Join(parts, "\t"))
-	return 0
-}
-
-// raiseLimit raises a Lua error for a memory limit and remembers it, so that
-// the call's error matches ErrMemoryLimit if the script does not catch it.
-func (st *state) raiseLimit(format string, args ...any) {
-	st.limit = fmt.Errorf("%w: %s", ErrMemoryLimit, fmt.Sprintf(format, args...))
-	st.limitMessage = st.limit.Error()
-	st.L.RaiseError("%s", st.limitMessage)
-}
-
-// checkContext raises the context's error if the call was stopped, for Go
-// loops that would otherwise run past the deadline.
-func (st *state) checkContext(L *lua.LState) {
-	if ctx := L.Context(); ctx != nil && ctx.Err() != nil {
-		L.RaiseError("%s", ctx.Err().Error())
-	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,4 +1,4 @@
-package luavm
+package luafix
 
 import (
 	"strings"
@@ -6,26 +6,32 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The bounded string functions. Each refuses, before allocating, to build
-// a string longer than the engine allows (config.maxString); gsub and
-// gmatch find their matches one at a time (see pattern.go), so neither a
-// long subject nor a replacement that multiplies it costs more than the
-// result.
+// The bounded string functions (see the package doc for why). Each
+// refuses, before allocating, to build a string longer than
+// Bounds.MaxString; gsub and gmatch find their matches one at a time (see
+// pattern.go), so neither a long subject nor a replacement that multiplies
+// it costs more than the result.
+
+// Bounds are the limits of the string functions of one Lua state.
+type Bounds struct {
+	MaxString int                              // the longest string a function may build, in bytes
+	Raise     func(format string, args ...any) // raises the memory-limit error; does not return
+}
 
 // maxFormatWidth is the longest width or precision string.format accepts
 // in a directive, as in C Lua (two digits).
 const maxFormatWidth = 99
 
 // checkSize raises the memory-limit error when what would be n bytes long.
-func (st *state) checkSize(what string, n int) {
-	if n > st.cfg.maxString() || n < 0 {
-		st.raiseLimit("%s would build a string of %d bytes, more than the %d allowed", what, n, st.cfg.maxString())
+func (bd *Bounds) checkSize(what string, n int) {
+	if n > bd.MaxString || n < 0 {
+		bd.Raise("%s would build a string of %d bytes, more than the %d allowed", what, n, bd.MaxString)
 	}
 }
 
-// concatValues is the `..` operator (see rewriter): it joins strings and
+// Concat is the `..` operator (see Rewrite): it joins strings and
 // numbers, and names the type of any other operand.
-func (st *state) concatValues(L *lua.LState) int {
+func (bd *Bounds) Concat(L *lua.LState) int {
 	n := L.GetTop()
 	size := 0
 	for i := 1; i <= n; i++ {
@@ -38,7 +44,7 @@ func (st *state) concatValues(L *lua.LState) int {
 			L.RaiseError("attempt to concatenate a %s value", v.Type().String())
 		}
 	}
-	st.checkSize("..", size)
+	bd.checkSize("..", size)
 	var b strings.Builder
 	b.Grow(size)
 	for i := 1; i <= n; i++ {
@@ -48,23 +54,24 @@ func (st *state) concatValues(L *lua.LState) int {
 	return 1
 }
 
-func (st *state) strRep(L *lua.LState) int {
+// Rep is string.rep.
+func (bd *Bounds) Rep(L *lua.LState) int {
 	s := L.CheckString(1)
 	n := L.CheckInt(2)
 	if n <= 0 || s == "" {
 		L.Push(lua.LString(""))
 		return 1
 	}
-	if n > st.cfg.maxString()/len(s) {
-		st.raiseLimit("string.rep would build a string of %d × %d bytes, more than the %d allowed", n, len(s), st.cfg.maxString())
+	if n > bd.MaxString/len(s) {
+		bd.Raise("string.rep would build a string of %d × %d bytes, more than the %d allowed", n, len(s), bd.MaxString)
 	}
 	L.Push(lua.LString(strings.Repeat(s, n)))
 	return 1
 }
 
-// strFormat checks the directives and the size of what string.format
-// could produce, then lets gopher-lua's format do the work.
-func (st *state) strFormat(format lua.LGFunction) lua.LGFunction {
+// Format is string.format: it checks the directives and the size of what
+// it could produce, then lets gopher-lua's format do the work.
+func (bd *Bounds) Format(format lua.LGFunction) lua.LGFunction {
 	return func(L *lua.LState) int {
 		f := L.CheckString(1)
 		size := len(f)
@@ -104,12 +111,13 @@ func (st *state) strFormat(format lua.LGFunction) lua.LGFunction {
 			}
 		}
 		size += directives * maxFormatWidth
-		st.checkSize("string.format", size)
+		bd.checkSize("string.format", size)
 		return format(L)
 	}
 }
 
-func (st *state) tableConcat(L *lua.LState) int {
+// TableConcat is table.concat.
+func (bd *Bounds) TableConcat(L *lua.LState) int {
 	t := L.CheckTable(1)
 	sep := L.OptString(2, "")
 	n := t.Len()
@@ -133,8 +141,8 @@ func (st *state) tableConcat(L *lua.LState) int {
 			L.RaiseError("invalid value (%s) at index %d in table for concat", v.Type().String(), k)
 		}
 		size += len(lua.LVAsString(v)) + len(sep)
-		if size > st.cfg.maxString() {
-			st.checkSize("table.concat", size)
+		if size > bd.MaxString {
+			bd.checkSize("table.concat", size)
 		}
 	}
 	var b strings.Builder
@@ -149,8 +157,8 @@ func (st *state) tableConcat(L *lua.LState) int {
 	return 1
 }
 
-// osDate is os.date with a bounded format (its output grows with the format).
-func (st *state) osDate(date lua.LGFunction) lua.LGFunction {
+// OsDate is os.date with a bounded format (its output grows with the format).
+func OsDate(date lua.LGFunction) lua.LGFunction {
 	return func(L *lua.LState) int {
 		if f, ok := L.Get(1).(lua.LString); ok && len(f) > 256 {
 			L.ArgError(1, "format longer than 256 bytes")
@@ -159,12 +167,13 @@ func (st *state) osDate(date lua.LGFunction) lua.LGFunction {
 	}
 }
 
-func (st *state) strGsub(L *lua.LState) int {
+// Gsub is string.gsub.
+func (bd *Bounds) Gsub(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	L.CheckTypes(3, lua.LTString, lua.LTTable, lua.LTFunction)
 	repl := L.Get(3)
 	limit := L.OptInt(4, -1)
-	m := st.newMatcher(src, pat)
+	m := newMatcher(L, src, pat)
 	var out strings.Builder
 	copied, count := 0, 0
 	for offset := 0; offset <= len(src) && count != limit; {
@@ -173,8 +182,8 @@ func (st *state) strGsub(L *lua.LState) int {
 			break
 		}
 		count++
-		if r, ok := st.replacement(L, m, start, end, repl); ok {
-			st.checkSize("string.gsub", out.Len()+start-copied+len(r)+len(src)-end)
+		if r, ok := replacement(L, m, start, end, repl); ok {
+			bd.checkSize("string.gsub", out.Len()+start-copied+len(r)+len(src)-end)
 			out.WriteString(src[copied:start])
 			out.WriteString(r)
 			copied = end
@@ -191,7 +200,7 @@ func (st *state) strGsub(L *lua.LState) int {
 }
 
 // replacement is what a gsub match becomes; false when it stays as is.
-func (st *state) replacement(L *lua.LState, m *matcher, start, end int, repl lua.LValue) (string, bool) {
+func replacement(L *lua.LState, m *matcher, start, end int, repl lua.LValue) (string, bool) {
 	var v lua.LValue
 	switch r := repl.(type) {
 	case lua.LString:
@@ -250,9 +259,10 @@ func (m *matcher) expand(repl string, start, end int) string {
 	return b.String()
 }
 
-// strGmatch returns an iterator that finds one match per call. As in
-// gopher-lua, a pattern anchored with ^ matches at the start only.
-func (st *state) strGmatch(L *lua.LState) int {
+// Gmatch is string.gmatch: it returns an iterator that finds one match
+// per call. As in gopher-lua, a pattern anchored with ^ matches at the
+// start only.
+func Gmatch(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	anchored := strings.HasPrefix(pat, "^")
 	offset := 0
@@ -260,7 +270,7 @@ func (st *state) strGmatch(L *lua.LState) int {
 		if offset > len(src) {
 			return 0
 		}
-		m := st.newMatcher(src, pat)
+		m := newMatcher(L, src, pat)
 		start, end := m.find(offset)
 		switch {
 		case start < 0 || anchored:
