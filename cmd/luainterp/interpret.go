@@ -20,6 +20,7 @@ type interpretOptions struct {
 	output         *outputFlag
 	check          bool
 	showDoc        bool
+	strict         bool
 }
 
 func newInterpretCommand() *cobra.Command {
@@ -45,7 +46,11 @@ Operations and the objects they read:
 
 "-" reads a file from standard input. Lua print output goes to standard error.
 With --check, every customization in the files is validated instead: one line
-per rule (customization and key), PASS, UNSET or ERROR with the reason.`,
+per rule (customization and key), PASS, UNSET, WARN or ERROR with the reason
+(-o json: one JSON report). Each script is also linted: a global it reads
+but never assigns that the sandbox does not hold (kube without
+require("kube")), a require of a module Karmada's VM lacks (json) is a WARN,
+an ERROR with --strict. Files holding no customization fail the check.`,
 		Example: `  luainterp interpret -f customization.yaml --operation InterpretReplica --observed-file cloneset.yaml
   luainterp interpret -f customization.yaml --operation ReviseReplica --observed-file cloneset.yaml --desired-replica 5 -o json
   luainterp interpret --operation InterpretHealth --observed-file deployment.yaml
@@ -72,6 +77,7 @@ per rule (customization and key), PASS, UNSET or ERROR with the reason.`,
 	_ = cmd.RegisterFlagCompletionFunc("operation", completeOperations)
 	f.BoolVar(&o.check, "check", false, "validate every customization in the files instead of running an operation")
 	f.BoolVar(&o.showDoc, "show-doc", false, "print what each rule's Lua function receives and must return (those of --operation when given)")
+	f.BoolVar(&o.strict, "strict", false, "with --check, count the linter's warnings as errors")
 	return cmd
 }
 

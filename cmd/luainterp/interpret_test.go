@@ -174,7 +174,83 @@ PASS   cloneset-example  dependencyInterpretation
 		assert.Equal(t, `UNSET  broken  statusReflection`, strings.TrimSpace(lines[6]))
 		assert.Regexp(t, `^ERROR  broken  healthInterpretation      `+regexpQuote(path)+`:23: document 1 "broken": spec.customizations.healthInterpretation.luaScript: Lua line 3: `, lines[7])
 	})
+	t.Run("nothing to check", func(t *testing.T) {
+		path := writeFile(t, "misspelt.yaml", strings.Replace(lintedHooks, "kind: ResourceInterpreterCustomization", "kind: ResourceInterpreterCustomisation", 1))
+		r := run(t, "", "interpret", "-f", path, "--check")
+		assert.Equal(t, 1, r.code, "a check of nothing cannot pass")
+		assert.Empty(t, r.stdout)
+		assert.Equal(t, "warning: "+path+":1: document 1: skipped config.karmada.io/v1alpha1 ResourceInterpreterCustomisation: not a ResourceInterpreterCustomization\n"+
+			"error: --check: no ResourceInterpreterCustomization in "+path+"\n", r.stderr)
+
+		r = run(t, "", "interpret", "-f", path, "--check", "-o", "json")
+		assert.Equal(t, 1, r.code)
+		assert.JSONEq(t, `{"rules":[],"failed":0,"warned":0,"customizations":0}`, r.stdout)
+	})
+	t.Run("lint", func(t *testing.T) {
+		path := writeFile(t, "linted.yaml", lintedHooks)
+		r := run(t, "", "interpret", "-f", path, "--check")
+		assert.Equal(t, 0, r.code, "the linter warns")
+		assert.Equal(t, `PASS   linted  replicaResource
+UNSET  linted  replicaRevision
+UNSET  linted  componentResource
+UNSET  linted  retention
+UNSET  linted  statusAggregation
+UNSET  linted  statusReflection
+WARN   linted  healthInterpretation      `+path+`:17: document 1 "linted": spec.customizations.healthInterpretation.luaScript: Lua line 1: require("json"): Karmada's Lua VM has no module "json", so the script fails there
+WARN   linted  dependencyInterpretation  `+path+`:22: document 1 "linted": spec.customizations.dependencyInterpretation.luaScript: Lua line 2: global "kube" is read but never assigned, and the sandbox has none (local kube = require("kube")?)
+`, r.stdout)
+
+		r = run(t, "", "interpret", "-f", path, "--check", "--strict")
+		assert.Equal(t, 1, r.code, "--strict makes them errors")
+		assert.Contains(t, r.stdout, "ERROR  linted  healthInterpretation ")
+		assert.Contains(t, r.stdout, "ERROR  linted  dependencyInterpretation ")
+		assert.Equal(t, "2 of the rules failed\n", r.stderr)
+
+		r = run(t, "", "interpret", "-f", path, "--check", "-o", "json")
+		assert.Equal(t, 0, r.code)
+		var report struct {
+			Rules []struct {
+				Customization, File, Key, Verdict string
+				Line                              int
+				Warnings                          []string
+			}
+			Failed, Warned, Customizations int
+		}
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &report), r.stdout)
+		assert.Equal(t, []int{0, 2, 1}, []int{report.Failed, report.Warned, report.Customizations})
+		require.Len(t, report.Rules, 8)
+		assert.Equal(t, "WARN", report.Rules[7].Verdict)
+		assert.Equal(t, "dependencyInterpretation", report.Rules[7].Key)
+		assert.Equal(t, []string{path + `:22: document 1 "linted": spec.customizations.dependencyInterpretation.luaScript: Lua line 2: global "kube" is read but never assigned, and the sandbox has none (local kube = require("kube")?)`}, report.Rules[7].Warnings)
+	})
 }
+
+// lintedHooks holds scripts that compile and would fail: one on Karmada
+// (require of json), one anywhere (kube never required).
+const lintedHooks = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: linted
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Widget
+  customizations:
+    replicaResource:
+      luaScript: |
+        function GetReplicas(obj)
+          return obj.spec.replicas, nil
+        end
+    healthInterpretation:
+      luaScript: |
+        local json = require("json")
+        function InterpretHealth(obj) return json ~= nil end
+    dependencyInterpretation:
+      luaScript: |
+        function GetDependencies(obj)
+          return kube.getPodDependencies(obj.spec.template, obj.metadata.namespace)
+        end
+`
 
 // TestInterpretObjects runs the operations that return an object and
 // checks the fields their scripts set.

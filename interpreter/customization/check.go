@@ -15,6 +15,7 @@ const (
 	Pass  Verdict = iota // the script compiles and defines its function
 	Unset                // the customization has no script for the key
 	Fail                 // something is wrong; Rule.Err says what
+	Warn                 // the script passes, but the linter found something; Rule.Warnings says what
 )
 
 func (v Verdict) String() string {
@@ -25,6 +26,8 @@ func (v Verdict) String() string {
 		return "UNSET"
 	case Fail:
 		return "ERROR"
+	case Warn:
+		return "WARN"
 	}
 	return "Verdict(?)"
 }
@@ -36,11 +39,15 @@ type Rule struct {
 	Key     string // a key of spec.customizations; "" for the document
 	Verdict Verdict
 	Err     error // an ErrorList, for Fail
+	// Warnings are the findings of luavm.Lint on the script, located in
+	// its file, for Warn.
+	Warnings ErrorList
 }
 
 // Check validates every customization of set on engine and returns one
 // Rule per customization and key of spec.customizations, in name and key
-// order. Problems that belong to no key (a missing target, an unreadable
+// order. A script that compiles and defines its function is linted
+// (luavm.Lint): its findings make the rule Warn instead of Pass. Problems that belong to no key (a missing target, an unreadable
 // file, an unknown key) get a Rule of their own, listed before the
 // customization's keys.
 func Check(engine *luavm.Engine, set *Set) []Rule {
@@ -87,6 +94,8 @@ func checkCustomization(engine *luavm.Engine, c *Customization, errs []*Error) [
 			r.Verdict = Pass
 			if _, err := compile(engine, c, op); err != nil {
 				r.Verdict, r.Err = Fail, ErrorList{err}
+			} else if r.Warnings = lint(c, op); len(r.Warnings) > 0 {
+				r.Verdict = Warn
 			}
 		}
 		rules = append(rules, r)
@@ -98,4 +107,19 @@ func checkCustomization(engine *luavm.Engine, c *Customization, errs []*Error) [
 func docOf(p Position) Position {
 	p.Name = ""
 	return p
+}
+
+// lint returns the linter's findings on c's script for op, located in its
+// file.
+func lint(c *Customization, op interpreter.Operation) ErrorList {
+	s := c.scripts[slot(op)]
+	findings, err := luavm.Lint(s.Name, s.Source)
+	if err != nil {
+		return nil // the script compiled, so it parses
+	}
+	var list ErrorList
+	for _, f := range findings {
+		list = append(list, atLuaLine(c, s, f.Line, errors.New(f.String())))
+	}
+	return list
 }

@@ -67,3 +67,42 @@ func TestCheck(t *testing.T) {
 		`UNSET c.yaml:16: document 2 "no-target" dependencyInterpretation`,
 	}, got)
 }
+
+func TestCheckLint(t *testing.T) {
+	src := doc(
+		"apiVersion: config.karmada.io/v1alpha1",
+		"kind: ResourceInterpreterCustomization",
+		"metadata: {name: linted}",
+		"spec:",
+		"  target: {apiVersion: example.io/v1, kind: Widget}",
+		"  customizations:",
+		"    replicaResource:",
+		"      luaScript: |",
+		"        function GetReplicas(obj)",
+		"          return obj.spec.replicas, kube.accuratePodRequirements(obj.spec.template)",
+		"        end",
+		"    healthInterpretation:",
+		"      luaScript: |",
+		"        local json = require('json')",
+		"        function InterpretHealth(obj) return json ~= nil end",
+		"    statusReflection:",
+		"      luaScript: |",
+		"        local kube = require('kube')",
+		"        function ReflectStatus(obj) return kube and obj.status end",
+	)
+	set, err := Parse("c.yaml", []byte(src))
+	assert.NoError(t, err)
+	got := map[string]string{}
+	for _, r := range Check(luavm.New(), set) {
+		if r.Verdict != Unset {
+			got[r.Key] = r.Verdict.String() + " " + fmt.Sprint(r.Warnings)
+		}
+	}
+	assert.Equal(t, map[string]string{
+		"replicaResource": `WARN c.yaml:10: document 1 "linted": spec.customizations.replicaResource.luaScript: Lua line 2: ` +
+			`global "kube" is read but never assigned, and the sandbox has none (local kube = require("kube")?)`,
+		"healthInterpretation": `WARN c.yaml:14: document 1 "linted": spec.customizations.healthInterpretation.luaScript: Lua line 1: ` +
+			`require("json"): Karmada's Lua VM has no module "json", so the script fails there`,
+		"statusReflection": "PASS ",
+	}, got)
+}

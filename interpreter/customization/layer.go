@@ -83,14 +83,20 @@ func compile(engine *luavm.Engine, c *Customization, op interpreter.Operation) (
 
 // scriptErr locates an error of c's script s in its file.
 func scriptErr(c *Customization, s *Script, err error) *Error {
-	e := &Error{Position: c.Position, Line: s.Line, Key: s.Operation.CustomizationKey(), Err: err,
-		Field: "spec.customizations." + s.Operation.CustomizationKey() + ".luaScript"}
 	var se *interpreter.ScriptError
 	if errors.As(err, &se) {
-		e.Err = luaLineError{se}
-		if se.Line > 0 {
-			e.Line = s.fileLine(se.Line)
-		}
+		return atLuaLine(c, s, se.Line, luaLineError{se})
+	}
+	return atLuaLine(c, s, 0, err)
+}
+
+// atLuaLine returns err as a problem of c's script s at the script's line
+// luaLine (0 for the script as a whole).
+func atLuaLine(c *Customization, s *Script, luaLine int, err error) *Error {
+	e := &Error{Position: c.Position, Line: s.Line, Key: s.Operation.CustomizationKey(), Err: err,
+		Field: "spec.customizations." + s.Operation.CustomizationKey() + ".luaScript"}
+	if luaLine > 0 {
+		e.Line = s.fileLine(luaLine)
 	}
 	return e
 }
