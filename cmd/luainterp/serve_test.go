@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -282,6 +283,38 @@ spec:
 	require.NoError(t, os.WriteFile(file, []byte(script("syntax error here")), 0o644))
 	require.Eventually(t, func() bool { return strings.Contains(s.stderr.String(), "customizations not reloaded") }, 10*time.Second, 50*time.Millisecond)
 	assert.Equal(t, float64(9), replicas(), "a change that does not load keeps the previous customizations")
+}
+
+// TestServeWatchConfigMap mounts the customizations as the kubelet mounts
+// a ConfigMap (files behind a "..data" symlink to a timestamped folder)
+// and updates them as it does, by renaming a new "..data" over the old.
+func TestServeWatchConfigMap(t *testing.T) {
+	hook := func(replicas string) string {
+		return "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: fixed}\n" +
+			"spec:\n  target: {apiVersion: example.io/v1, kind: Thing}\n  customizations:\n" +
+			"    replicaResource: {luaScript: 'function GetReplicas(obj) return " + replicas + ", {} end'}\n"
+	}
+	dir := t.TempDir()
+	version := func(name, replicas string) {
+		require.NoError(t, os.Mkdir(filepath.Join(dir, name), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "hooks.yaml"), []byte(hook(replicas)), 0o644))
+	}
+	version("..2026_12_01_00_00_00.1", "4")
+	require.NoError(t, os.Symlink("..2026_12_01_00_00_00.1", filepath.Join(dir, "..data")))
+	require.NoError(t, os.Symlink("..data/hooks.yaml", filepath.Join(dir, "hooks.yaml")))
+
+	thing := writeFile(t, "thing.yaml", "apiVersion: example.io/v1\nkind: Thing\nmetadata:\n  name: t\n")
+	s := startServe(t, "-f", dir, "--watch")
+	replicas := func() any {
+		return postReview(t, http.DefaultClient, "http://"+s.addr+"/", interpreterRequest(t, thing, "InterpretReplica", ""))["replicas"]
+	}
+	assert.Equal(t, float64(4), replicas())
+
+	version("..2026_12_01_00_01_00.2", "9")
+	require.NoError(t, os.Symlink("..2026_12_01_00_01_00.2", filepath.Join(dir, "..data_tmp")))
+	require.NoError(t, os.Rename(filepath.Join(dir, "..data_tmp"), filepath.Join(dir, "..data")))
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, "..2026_12_01_00_00_00.1")))
+	assert.Eventually(t, func() bool { return replicas() == float64(9) }, 10*time.Second, 50*time.Millisecond)
 }
 
 func TestServeFlagErrors(t *testing.T) {

@@ -171,12 +171,22 @@ func (r *Reloader) watch(w *fsnotify.Watcher) error {
 	return nil
 }
 
+// configMapData is the symlink a Kubernetes ConfigMap or Secret volume
+// points at its current files through; the kubelet updates the volume by
+// renaming a new symlink over it.
+const configMapData = "..data"
+
 // relevant reports whether a change of name can change what Load reads.
 func (r *Reloader) relevant(name string) bool {
 	name = filepath.Clean(name)
 	for _, path := range r.Paths {
 		path = filepath.Clean(path)
 		if name == path {
+			return true
+		}
+		// A ConfigMap volume swapped its ..data: in the directory watched,
+		// or the one holding a file watched.
+		if filepath.Base(name) == configMapData && (filepath.Dir(name) == path || filepath.Dir(name) == filepath.Dir(path)) {
 			return true
 		}
 		rel, err := filepath.Rel(path, name)

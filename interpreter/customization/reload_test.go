@@ -153,3 +153,75 @@ func TestReloaderStart(t *testing.T) {
 		assert.EqualError(t, r.Start(ctx), "standard input cannot be watched")
 	})
 }
+
+// configMapVolume lays out dir as the kubelet mounts a ConfigMap: the files
+// in a timestamped folder, a "..data" symlink to it, and for each file a
+// symlink "name -> ..data/name".
+func configMapVolume(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	ts := writeConfigMapVersion(t, dir, "..2026_12_01_00_00_00.000000001", files)
+	require.NoError(t, os.Symlink(ts, filepath.Join(dir, "..data")))
+	for name := range files {
+		require.NoError(t, os.Symlink(filepath.Join("..data", name), filepath.Join(dir, name)))
+	}
+}
+
+func writeConfigMapVersion(t *testing.T, dir, version string, files map[string]string) string {
+	t.Helper()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, version), 0o755))
+	for name, contents := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, version, name), []byte(contents), 0o644))
+	}
+	return version
+}
+
+// updateConfigMapVolume updates dir as the kubelet updates a mounted
+// ConfigMap: the new files in a new timestamped folder, a "..data_tmp"
+// symlink to it renamed over "..data" (the atomic swap), the old folder removed.
+func updateConfigMapVolume(t *testing.T, dir, version string, files map[string]string) {
+	t.Helper()
+	old, err := os.Readlink(filepath.Join(dir, "..data"))
+	require.NoError(t, err)
+	ts := writeConfigMapVersion(t, dir, version, files)
+	require.NoError(t, os.Symlink(ts, filepath.Join(dir, "..data_tmp")))
+	require.NoError(t, os.Rename(filepath.Join(dir, "..data_tmp"), filepath.Join(dir, "..data")))
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, old)))
+}
+
+func TestReloaderConfigMapVolume(t *testing.T) {
+	tests := []struct {
+		name string
+		path func(dir string) string
+	}{
+		{"-f names the mounted directory", func(dir string) string { return dir }},
+		{"-f names a file in it", func(dir string) string { return filepath.Join(dir, "widget.yaml") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			configMapVolume(t, dir, map[string]string{"widget.yaml": replicasHook("1")})
+			log := &loadLog{}
+			reg := interpreter.NewRegistry()
+			r := &Reloader{Registry: reg, Engine: luavm.New(), Paths: []string{tt.path(dir)}, Settle: 10 * time.Millisecond, OnLoad: log.onLoad}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			require.NoError(t, r.Start(ctx))
+			replicas := func() int32 {
+				n, _, err := reg.GetReplicas(context.Background(), widgetObject(0))
+				if err != nil {
+					return -1
+				}
+				return n
+			}
+			require.Equal(t, int32(1), replicas(), "the files behind the symlinks are read once")
+
+			updateConfigMapVolume(t, dir, "..2026_12_01_00_01_00.000000002", map[string]string{"widget.yaml": replicasHook("2")})
+			assert.Eventually(t, func() bool { return replicas() == 2 }, 5*time.Second, 10*time.Millisecond, "the ..data swap reloads")
+			updateConfigMapVolume(t, dir, "..2026_12_01_00_02_00.000000003", map[string]string{"widget.yaml": replicasHook("3")})
+			assert.Eventually(t, func() bool { return replicas() == 3 }, 5*time.Second, 10*time.Millisecond, "and the next one too")
+			for _, err := range log.all() {
+				assert.NoError(t, err)
+			}
+		})
+	}
+}
