@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
 // interpretOptions are the flags of `luainterp interpret`.
@@ -21,12 +24,14 @@ type interpretOptions struct {
 	check          bool
 	showDoc        bool
 	strict         bool
+	webhookConfigs []string
+	timeout        time.Duration
 }
 
 func newInterpretCommand() *cobra.Command {
 	o := &interpretOptions{}
 	cmd := &cobra.Command{
-		Use:   "interpret [-f CUSTOMIZATION] --operation OP [--observed-file F] [--desired-file F] [--status-file F] [--desired-replica N] [-o yaml|json]",
+		Use:   "interpret [-f CUSTOMIZATION] --operation OP [--observed-file F] [--desired-file F] [--status-file F] [--desired-replica N] [--webhook-config F] [--timeout D] [-o yaml|json]",
 		Short: "Run one operation of a customization on an object, or check customizations",
 		Long: `Run one interpreter operation on an object, as karmadactl interpret does, and
 print its results as one document keyed by the operation's result names.
@@ -44,7 +49,9 @@ Operations and the objects they read:
                                          --status-file, a list of AggregatedStatusItems
   Retain                                 --desired-file and --observed-file
 
-"-" reads a file from standard input. Lua print output goes to standard error.
+--webhook-config asks the webhooks of ResourceInterpreterWebhookConfiguration
+files, by their rules, below the customizations (as serve does). --timeout
+bounds the operation. "-" reads a file from standard input. Lua print output goes to standard error.
 With --check, every customization in the files is validated instead: one line
 per rule (customization and key), PASS, UNSET, WARN or ERROR with the reason
 (-o json: one JSON report). Each script is also linted: a global it reads
@@ -77,6 +84,8 @@ an ERROR with --strict. Files holding no customization fail the check.`,
 	_ = cmd.RegisterFlagCompletionFunc("operation", completeOperations)
 	f.BoolVar(&o.check, "check", false, "validate every customization in the files instead of running an operation")
 	f.BoolVar(&o.showDoc, "show-doc", false, "print what each rule's Lua function receives and must return (those of --operation when given)")
+	addWebhookConfigFlag(f, &o.webhookConfigs)
+	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "the longest the operation may run (a script, or a --webhook-config webhook)")
 	f.BoolVar(&o.strict, "strict", false, "with --check, count the linter's warnings as errors")
 	return cmd
 }
@@ -106,19 +115,28 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	if o.timeout <= 0 {
+		return fmt.Errorf("--timeout: want a positive duration, got %s", o.timeout)
+	}
 	if err := checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--desired-file", []string{o.desiredFile}},
-		fileFlag{"--observed-file", []string{o.observedFile}}, fileFlag{"--status-file", []string{o.statusFile}}); err != nil {
+		fileFlag{"--observed-file", []string{o.observedFile}}, fileFlag{"--status-file", []string{o.statusFile}},
+		fileFlag{"--webhook-config", o.webhookConfigs}); err != nil {
 		return err
 	}
 	req, err := o.request(cmd, newInputs(cmd.InOrStdin()), op)
 	if err != nil {
 		return err
 	}
-	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd))
+	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd), withTimeout(o.timeout))
 	if err != nil {
 		return err
 	}
-	resp, err := reg.Interpret(cmd.Context(), req)
+	if err := setWebhookLayer(cmd, reg, o.webhookConfigs); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeoutCause(cmd.Context(), o.timeout, fmt.Errorf("--timeout of %s: %w", o.timeout, context.DeadlineExceeded))
+	defer cancel()
+	resp, err := reg.Interpret(ctx, req)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}

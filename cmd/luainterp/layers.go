@@ -21,17 +21,20 @@ type layersOptions struct {
 	kind           string
 	objectFile     string
 	output         *outputFlag
+	webhookConfigs []string
 }
 
 func newLayersCommand() *cobra.Command {
 	o := &layersOptions{}
 	cmd := &cobra.Command{
-		Use:   "layers [--api-version V --kind K | --object-file F] [-f CUSTOMIZATION] [-o text|yaml|json]",
+		Use:   "layers [--api-version V --kind K | --object-file F] [-f CUSTOMIZATION] [--webhook-config F] [-o text|yaml|json]",
 		Short: "Show which layer answers each operation for a kind",
 		Long: `Show, for each interpreter operation, which layer answers it for a kind:
 customization (the files of -f), webhook, thirdparty (bundled scripts) or
 builtin (luainterp's Go handlers for Kubernetes' own kinds); "-" when none
-does, and the operation fails. The first place to look when a customization
+does, and the operation fails. The webhook layer is that of the
+ResourceInterpreterWebhookConfigurations of --webhook-config, matched by
+their rules without calling them. The first place to look when a customization
 "does nothing": another layer may answer first, or its kind may not match.
 
 The kind comes from --api-version and --kind, or from the apiVersion and
@@ -51,6 +54,7 @@ the customizations.`,
 	f.StringVar(&o.objectFile, "object-file", "", "an object whose apiVersion and kind to use (YAML or JSON; - for stdin)")
 	o.output = addOutputFlag(cmd, formatText, formatYAML, formatJSON)
 	addKindCompletion(cmd)
+	addWebhookConfigFlag(f, &o.webhookConfigs)
 	return cmd
 }
 
@@ -67,7 +71,8 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--object-file", []string{o.objectFile}}); err != nil {
+	if err := checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--object-file", []string{o.objectFile}},
+		fileFlag{"--webhook-config", o.webhookConfigs}); err != nil {
 		return err
 	}
 	gvks, err := o.kinds(cmd)
@@ -76,6 +81,9 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 	}
 	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd))
 	if err != nil {
+		return err
+	}
+	if err := setWebhookLayer(cmd, reg, o.webhookConfigs); err != nil {
 		return err
 	}
 	if o.listAll() {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -20,6 +22,7 @@ type registryConfig struct {
 	stdin          io.Reader
 	stderr         io.Writer
 	engine         *luavm.Engine
+	timeout        time.Duration // of a script call; luavm's default when 0
 }
 
 // registryOption configures newRegistry.
@@ -50,6 +53,11 @@ func withEngine(engine *luavm.Engine) registryOption {
 	return func(c *registryConfig) { c.engine = engine }
 }
 
+// withTimeout bounds each script call of a new engine.
+func withTimeout(d time.Duration) registryOption {
+	return func(c *registryConfig) { c.timeout = d }
+}
+
 // newRegistry wires the layers every command answers from: the built-in
 // handlers, the bundled third-party scripts above them, and the
 // customizations given withCustomizations on top, all on one Lua engine.
@@ -61,7 +69,7 @@ func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 	}
 	engine := cfg.engine
 	if engine == nil {
-		engine = newEngine(cfg.stderr)
+		engine = newEngine(cfg.stderr, luavm.WithTimeout(cmp.Or(cfg.timeout, luavm.DefaultTimeout)))
 	}
 	reg := interpreter.NewRegistry().
 		Set(interpreter.LayerBuiltin, builtin.New()).
@@ -82,8 +90,8 @@ func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 }
 
 // newEngine returns the Lua engine of the command's scripts, printing to stderr.
-func newEngine(stderr io.Writer) *luavm.Engine {
-	return luavm.New(luavm.WithPrint(func(line string) { fmt.Fprintln(stderr, line) }))
+func newEngine(stderr io.Writer, opts ...luavm.Option) *luavm.Engine {
+	return luavm.New(append([]luavm.Option{luavm.WithPrint(func(line string) { fmt.Fprintln(stderr, line) })}, opts...)...)
 }
 
 func printWarnings(w io.Writer, warnings []customization.Warning) {
