@@ -112,7 +112,7 @@ func docOf(p Position) Position {
 // lint returns the linter's findings on c's script for op, located in its
 // file.
 func lint(c *Customization, op interpreter.Operation) ErrorList {
-	s := c.scripts[slot(op)]
+	s := c.scripts[op]
 	findings, err := luavm.Lint(s.Name, s.Source)
 	if err != nil {
 		return nil // the script compiled, so it parses
