@@ -95,7 +95,11 @@ func ExampleLayer_Kinds() {
 	// ray.io/v1 RayCluster
 	// scheduling.volcano.sh/v1beta1 PodGroup
 	// scheduling.volcano.sh/v1beta1 Queue
+	// source.toolkit.fluxcd.io/v1 Bucket
 	// source.toolkit.fluxcd.io/v1 GitRepository
+	// source.toolkit.fluxcd.io/v1 HelmChart
+	// source.toolkit.fluxcd.io/v1 HelmRepository
+	// source.toolkit.fluxcd.io/v1 OCIRepository
 	// sparkoperator.k8s.io/v1beta2 ScheduledSparkApplication
 	// tekton.dev/v1 PipelineRun
 	// trainer.kubeflow.org/v1alpha1 TrainJob
