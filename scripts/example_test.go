@@ -61,6 +61,7 @@ func ExampleLayer_Kinds() {
 	// apps.kruise.io/v1beta1 UnitedDeployment
 	// argoproj.io/v1alpha1 AnalysisRun
 	// argoproj.io/v1alpha1 Application
+	// argoproj.io/v1alpha1 ApplicationSet
 	// argoproj.io/v1alpha1 CronWorkflow
 	// argoproj.io/v1alpha1 Rollout
 	// argoproj.io/v1alpha1 Workflow
