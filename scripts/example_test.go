@@ -96,6 +96,7 @@ func ExampleLayer_Kinds() {
 	// ray.io/v1 RayCluster
 	// scheduling.volcano.sh/v1beta1 PodGroup
 	// scheduling.volcano.sh/v1beta1 Queue
+	// serving.knative.dev/v1 Service
 	// source.toolkit.fluxcd.io/v1 Bucket
 	// source.toolkit.fluxcd.io/v1 GitRepository
 	// source.toolkit.fluxcd.io/v1 HelmChart
