@@ -85,6 +85,7 @@ func ExampleLayer_Kinds() {
 	// kubeflow.org/v1 TFJob
 	// kubeflow.org/v1 XGBoostJob
 	// kubeflow.org/v2beta1 MPIJob
+	// kueue.x-k8s.io/v1beta1 Workload
 	// kueue.x-k8s.io/v1beta2 Workload
 	// kustomize.toolkit.fluxcd.io/v1 Kustomization
 	// kyverno.io/v1 ClusterPolicy
