@@ -105,5 +105,6 @@ func ExampleLayer_Kinds() {
 	// source.toolkit.fluxcd.io/v1 OCIRepository
 	// sparkoperator.k8s.io/v1beta2 ScheduledSparkApplication
 	// tekton.dev/v1 PipelineRun
+	// tekton.dev/v1beta1 PipelineRun
 	// trainer.kubeflow.org/v1alpha1 TrainJob
 }
