@@ -26,6 +26,7 @@ type interpretOptions struct {
 	strict         bool
 	webhookConfigs []string
 	timeout        time.Duration
+	edit           bool
 }
 
 func newInterpretCommand() *cobra.Command {
@@ -57,15 +58,26 @@ per rule (customization and key), PASS, UNSET, WARN or ERROR with the reason
 (-o json: one JSON report). Each script is also linted: a global it reads
 but never assigns that the sandbox does not hold (kube without
 require("kube")), a require of a module Karmada's VM lacks (json) is a WARN,
-an ERROR with --strict. Files holding no customization fail the check.`,
+an ERROR with --strict. Files holding no customization fail the check.
+
+--edit opens $KUBE_EDITOR or $EDITOR (else vi) on the one file of -f, or,
+without -f, on a new customization for the kind of the input object (kept in
+a temporary file whose name is printed), then runs --operation on what was
+saved, or checks it without --operation, as karmadactl interpret --edit does.
+--show-doc prints what each rule's Lua function receives and must return.`,
 		Example: `  luainterp interpret -f customization.yaml --operation InterpretReplica --observed-file cloneset.yaml
   luainterp interpret -f customization.yaml --operation ReviseReplica --observed-file cloneset.yaml --desired-replica 5 -o json
   luainterp interpret --operation InterpretHealth --observed-file deployment.yaml
-  luainterp interpret -f customizations/ --check`,
+  luainterp interpret -f customizations/ --check
+  luainterp interpret --edit --operation InterpretHealth --observed-file cloneset.yaml
+  luainterp interpret --show-doc --operation AggregateStatus`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.showDoc {
 				return o.runShowDoc(cmd)
+			}
+			if o.edit {
+				return o.runEdit(cmd)
 			}
 			if o.check {
 				return o.runCheck(cmd)
@@ -83,6 +95,7 @@ an ERROR with --strict. Files holding no customization fail the check.`,
 	o.output = addOutputFlag(cmd, formatYAML, formatJSON)
 	_ = cmd.RegisterFlagCompletionFunc("operation", completeOperations)
 	f.BoolVar(&o.check, "check", false, "validate every customization in the files instead of running an operation")
+	f.BoolVar(&o.edit, "edit", false, "open $KUBE_EDITOR or $EDITOR on the file of -f, or on a new customization for the input object's kind, then run --operation on it (or check it)")
 	f.BoolVar(&o.showDoc, "show-doc", false, "print what each rule's Lua function receives and must return (those of --operation when given)")
 	addWebhookConfigFlag(f, &o.webhookConfigs)
 	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "the longest the operation may run (a script, or a --webhook-config webhook)")
