@@ -22,7 +22,13 @@
 //
 // The suites are the scripts' specification: `go test` runs every case
 // on the layer built from FS, and fails unless every hook has at least
-// two cases and the cases run every line of every script.
+// two cases and the cases run every line of every script. It also checks
+// every object of every case against the real schema of its kind and
+// version, from the CRD in testdata/crds/ at the repository root (see
+// internal/crdschema): the input objects, each member's reflected status
+// (against the status schema), and the revised, retained and aggregated
+// objects, both expected and produced. A kind needs a CRD there to be
+// bundled, and its fixtures must carry what the CRD requires.
 //
 // # The layer
 //
