@@ -86,13 +86,9 @@ var knownInvalid = map[string]string{
 	"ray.io/v1/RayCluster":                         "trimmed fixtures, folded conditions",
 	"source.toolkit.fluxcd.io/v1/GitRepository":    "trimmed fixtures, artifact without path and url",
 	// Landed before this test; for their authors to fill in.
-	"source.toolkit.fluxcd.io/v1/Bucket":                     "a spec two CEL rules refuse",
-	"source.toolkit.fluxcd.io/v1/HelmChart":                  "spec.verify with a GitRepository source (CEL rule)",
-	"argoproj.io/v1alpha1/CronWorkflow":                      "a schedule that does not match the CRD's pattern",
-	"kubeflow.org/v1/Notebook":                               "a status without containerState",
-	"argoproj.io/v1alpha1/AnalysisRun":                       "fixtures without spec",
-	"sparkoperator.k8s.io/v1beta2/ScheduledSparkApplication": "fixtures without spec",
-	"trainer.kubeflow.org/v1alpha1/TrainJob":                 "trainerStatus without lastUpdatedTime (CEL rule)",
+	"source.toolkit.fluxcd.io/v1/Bucket":    "a spec two CEL rules refuse",
+	"source.toolkit.fluxcd.io/v1/HelmChart": "spec.verify with a GitRepository source (CEL rule)",
+	"kubeflow.org/v1/Notebook":              "a status without containerState",
 }
 
 // caseObject is one object of a case, or one status.
