@@ -61,7 +61,7 @@ func Parse(file string, data []byte, opts ...Option) ([]*Case, error) {
 			errs = append(errs, err)
 			continue
 		}
-		cases = append(cases, c)
+		cases = append(cases, c.withDocument(doc))
 	}
 	if len(cases) == 0 && len(errs) == 0 {
 		errs = append(errs, &DocumentError{Source: Source{File: file}, Err: errors.New("no test cases")})

@@ -41,6 +41,8 @@ type Case struct {
 	// fields, ignored, and names that differ in case, read as the field
 	// they stand for.
 	Warnings []error
+	// doc is the document the case was read from; see OutputSource.
+	doc manifest.Document
 }
 
 // document is a test case as written.

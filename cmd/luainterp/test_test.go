@@ -50,7 +50,7 @@ func TestTestFailing(t *testing.T) {
 	f := suites + "/failing/widget"
 	assert.Equal(t, `--- PASS: `+f+`/InterpretHealth/ready is healthy (0.00s)
 --- FAIL: `+f+`/InterpretHealth/degraded is expected healthy (0.00s)
-    `+f+`/testdata/cases.yaml:7: document 2
+    `+f+`/testdata/cases.yaml:11: document 2
     diff (-expected +actual):
         healthy:
         - true
@@ -61,7 +61,7 @@ func TestTestFailing(t *testing.T) {
     `+f+`/testdata/cases.yaml:13: document 3
     output key "replicas" is not a result of InterpretReplica, which produces replica, requires
 --- FAIL: `+f+`/InterpretReplica/quantities that differ (0.00s)
-    `+f+`/testdata/cases.yaml:19: document 4
+    `+f+`/testdata/cases.yaml:26: document 4
     diff (-expected +actual):
         requires.resourceRequest.cpu:
         - "2"
@@ -80,7 +80,7 @@ func TestTestFailing(t *testing.T) {
     `+f+`/testdata/cases.yaml:50: document 9
     InterpretComponent failed: `+f+`/customizations.yaml:42: document 1 "widget": spec.customizations.componentResource.luaScript: Lua line 2: script ran past its deadline of 100ms
 --- FAIL: `+f+`/InterpretDependency/one dependency differs (0.00s)
-    `+f+`/testdata/dependencies.yaml:1: document 1
+    `+f+`/testdata/dependencies.yaml:12: document 1
     diff (-expected +actual):
         dependencies[1].name:
         - gamma
@@ -211,7 +211,7 @@ func TestTestCoverage(t *testing.T) {
 	c := suites + "/failing/widget/testdata"
 	assert.Equal(t, `--- PASS: widget/InterpretHealth/ready is healthy (0.00s)
 --- FAIL: widget/InterpretHealth/degraded is expected healthy (0.00s)
-    `+c+`/cases.yaml:7: document 2
+    `+c+`/cases.yaml:11: document 2
     diff (-expected +actual):
         healthy:
         - true
@@ -219,7 +219,7 @@ func TestTestCoverage(t *testing.T) {
     print output:
         phase: Degraded
 --- FAIL: widget/InterpretDependency/one dependency differs (0.00s)
-    `+c+`/dependencies.yaml:1: document 1
+    `+c+`/dependencies.yaml:12: document 1
     diff (-expected +actual):
         dependencies[1].name:
         - gamma

@@ -33,7 +33,7 @@ func (t *Text) Result(r *testsuite.Result) {
 		}
 	case testsuite.Fail:
 		fmt.Fprintf(t.w, "--- FAIL: %s (%.2fs)\n", r.Name, r.Duration.Seconds())
-		t.block(1, r.Case.Source.String())
+		t.block(1, failureSource(r).String())
 		for _, f := range r.Failures {
 			t.block(1, f)
 		}
@@ -69,4 +69,13 @@ func (t *Text) block(depth int, text string) {
 	for line := range strings.Lines(strings.TrimSuffix(text, "\n") + "\n") {
 		fmt.Fprint(t.w, indent+line)
 	}
+}
+
+// failureSource is where a failed case is shown to fail: the line of the
+// expected value of its first difference, else the start of the case.
+func failureSource(r *testsuite.Result) testsuite.Source {
+	if len(r.Differences) > 0 {
+		return r.Case.OutputSource(r.Differences[0].Path)
+	}
+	return r.Case.Source
 }
