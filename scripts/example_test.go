@@ -95,6 +95,8 @@ func ExampleLayer_Kinds() {
 	// postgresql.cnpg.io/v1 Cluster
 	// rabbitmq.com/v1beta1 RabbitmqCluster
 	// ray.io/v1 RayCluster
+	// ray.io/v1 RayJob
+	// ray.io/v1 RayService
 	// scheduling.volcano.sh/v1beta1 PodGroup
 	// scheduling.volcano.sh/v1beta1 Queue
 	// serving.knative.dev/v1 Service
