@@ -85,10 +85,6 @@ var knownInvalid = map[string]string{
 	"kyverno.io/v1/ClusterPolicy":                  "trimmed fixtures, folded conditions",
 	"ray.io/v1/RayCluster":                         "trimmed fixtures, folded conditions",
 	"source.toolkit.fluxcd.io/v1/GitRepository":    "trimmed fixtures, artifact without path and url",
-	// Landed before this test; for their authors to fill in.
-	"source.toolkit.fluxcd.io/v1/Bucket":    "a spec two CEL rules refuse",
-	"source.toolkit.fluxcd.io/v1/HelmChart": "spec.verify with a GitRepository source (CEL rule)",
-	"kubeflow.org/v1/Notebook":              "a status without containerState",
 }
 
 // caseObject is one object of a case, or one status.
