@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,8 +37,12 @@ type testOptions struct {
 	output   *outputFlag
 	coverage bool
 	listing  bool
-	strict   bool
-	timeout  time.Duration
+	// coverageOut is the file to write coverage to, lcov or (*.xml)
+	// Cobertura; coverageMin the share of lines under which the run fails.
+	coverageOut string
+	coverageMin float64
+	strict      bool
+	timeout     time.Duration
 }
 
 func newTestCommand() *cobra.Command {
@@ -72,6 +78,7 @@ printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
 		Example: `  luainterp test scripts/apps.kruise.io/v1alpha1/CloneSet
   luainterp test --run 'CloneSet/AggregateStatus' --junit report.xml scripts
   luainterp test --coverage --coverage-listing my-crd/
+  luainterp test --coverage-out lcov.info --coverage-min 90 my-crd/
   luainterp test -o json --timeout 100ms scripts > report.json`,
 		RunE: func(cmd *cobra.Command, paths []string) error { return o.runTests(cmd, paths) },
 	}
@@ -83,6 +90,8 @@ printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
 	f.BoolVar(&o.coverage, "coverage", false, "report which lines of each Lua script the cases ran")
 	f.BoolVar(&o.strict, "strict", false, "fail a test case holding a field Karmada would ignore (unknown, or differing in case), instead of warning")
 	f.BoolVar(&o.listing, "coverage-listing", false, "with the coverage summary, list each script with its hit counts (implies --coverage)")
+	f.StringVar(&o.coverageOut, "coverage-out", "", "write the coverage to this file for CI: lcov, or Cobertura XML for a name ending in .xml")
+	f.Float64Var(&o.coverageMin, "coverage-min", 0, "fail when less than this percentage of the scripts' lines ran")
 	return cmd
 }
 
@@ -97,6 +106,9 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 	format, err := o.output.format()
 	if err != nil {
 		return err
+	}
+	if o.coverageMin < 0 || o.coverageMin > 100 {
+		return fmt.Errorf("--coverage-min: %g is not a percentage from 0 to 100", o.coverageMin)
 	}
 	stdout := cmd.OutOrStdout()
 	r := &testRun{testOptions: o, selected: selected, stderr: cmd.ErrOrStderr(), text: report.NewText(io.Discard)}
@@ -116,17 +128,33 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 	}
 	counts := r.report.Counts()
 	r.text.Summary(counts)
+	if o.coverageOut != "" {
+		write := func(w io.Writer) error { return report.WriteLCOV(w, r.report.Coverage) }
+		if strings.EqualFold(filepath.Ext(o.coverageOut), ".xml") {
+			write = func(w io.Writer) error { return report.WriteCobertura(w, r.report.Coverage, time.Now()) }
+		}
+		if err := writeReport("--coverage-out", o.coverageOut, write); err != nil {
+			return err
+		}
+	}
+	belowMin := false
+	if cmd.Flags().Changed("coverage-min") {
+		if pct := report.TotalPercent(r.report.Coverage); pct < o.coverageMin {
+			fmt.Fprintf(r.stderr, "coverage: %.2f%% of the scripts' lines ran, under --coverage-min %g%%\n", pct, o.coverageMin)
+			belowMin = true
+		}
+	}
 	if format == formatJSON {
 		if err := report.WriteJSON(stdout, &r.report); err != nil {
 			return err
 		}
 	}
 	if o.junit != "" {
-		if err := writeJUnit(o.junit, &r.report); err != nil {
+		if err := writeReport("--junit", o.junit, func(w io.Writer) error { return report.WriteJUnit(w, &r.report) }); err != nil {
 			return err
 		}
 	}
-	if !counts.OK() {
+	if !counts.OK() || belowMin {
 		return &exitError{code: 1}
 	}
 	return nil
@@ -155,7 +183,7 @@ func (r *testRun) suites(ctx context.Context, path string, find func() ([]testsu
 // suite loads one suite on an engine of its own and runs its cases.
 func (r *testRun) suite(ctx context.Context, f testsuite.Found) {
 	var cov *luavm.Coverage
-	if r.coverage || r.listing {
+	if r.recordsCoverage() {
 		cov = luavm.NewCoverage()
 	}
 	var opts []testsuite.Option
@@ -204,14 +232,24 @@ func newSuiteLayer(timeout time.Duration, cov *luavm.Coverage) testsuite.LayerFu
 	}
 }
 
-func writeJUnit(path string, rep *report.Report) error {
+// recordsCoverage reports whether the run records coverage: for the
+// summary, the listing, the file or the threshold.
+func (o *testOptions) recordsCoverage() bool {
+	return o.coverage || o.listing || o.coverageOut != "" || o.coverageMin > 0
+}
+
+// writeReport creates the file a flag names and writes a report into it.
+func writeReport(flag, path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("--junit: %w", err)
+		return fmt.Errorf("%s: %w", flag, err)
 	}
-	if err := report.WriteJUnit(f, rep); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
-		return fmt.Errorf("--junit: %w", err)
+		return fmt.Errorf("%s: %w", flag, err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	return nil
 }

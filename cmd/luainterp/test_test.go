@@ -233,7 +233,7 @@ coverage:
            1      1 | function GetComponents(obj)
            2  ##### |   while true do end
            3      - | end
-    widget: widget statusReflection: 1 of 4 lines (25.0%) `+f+`:24
+    widget: widget statusReflection: 1 of 4 lines (25.0%), 0 of 2 branches `+f+`:24
            1      1 | function ReflectStatus(obj)
            2  ##### |   if obj.status == nil then
            3  ##### |     error("widget has no status")

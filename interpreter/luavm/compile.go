@@ -33,8 +33,9 @@ func (s *Script) Name() string { return s.name }
 
 // compiled is a cache entry: the bytecode of one source text.
 type compiled struct {
-	proto *lua.FunctionProto
-	lines []int // executable lines, with coverage on
+	proto    *lua.FunctionProto
+	lines    []int           // executable lines, with coverage on
+	branches []luafix.Branch // the if statements' branches, with coverage on
 }
 
 type scriptCache struct {
@@ -56,7 +57,7 @@ func (e *Engine) Compile(name, source string) (*Script, error) {
 	}
 	s := &Script{name: name, proto: c.proto}
 	if e.cfg.coverage != nil {
-		s.cover = e.cfg.coverage.register(name, c.lines)
+		s.cover = e.cfg.coverage.register(name, c.lines, c.branches)
 	}
 	return s, nil
 }
@@ -99,7 +100,7 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	chunk, lines, err := luafix.Rewrite(chunk, cover)
+	chunk, lines, branches, err := luafix.Rewrite(chunk, cover)
 	var depth *luafix.DepthError
 	if errors.As(err, &depth) {
 		return nil, &interpreter.ScriptError{Line: depth.Line, Err: err}
@@ -112,7 +113,7 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 		}
 		return nil, &interpreter.ScriptError{Err: err}
 	}
-	return &compiled{proto: proto, lines: lines}, nil
+	return &compiled{proto: proto, lines: lines, branches: branches}, nil
 }
 
 func syntaxError(err error) error {

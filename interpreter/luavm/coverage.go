@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/luainterp/luainterp/interpreter/luavm/internal/luafix"
 )
 
 // Coverage counts, per script name, how often each executable line ran.
@@ -21,9 +23,21 @@ type LineCount struct {
 	Hits int
 }
 
+// BranchCount is how many times one branch of an if statement ran.
+type BranchCount struct {
+	Line  int // the if statement's
+	Block int // which if statement of the line, from 0
+	Index int // 0 for the then block, 1 for the else block (written or not)
+	// SameLine is whether the branch's code starts on the if's line, as in
+	// `if c then x end`; such a line counts as run only once it ran.
+	SameLine bool
+	Hits     int
+}
+
 type scriptCoverage struct {
-	cov  *Coverage
-	hits map[int]int // executable line → hits
+	cov      *Coverage
+	hits     map[int]int // executable line → hits
+	branches []BranchCount
 }
 
 // NewCoverage returns an empty Coverage.
@@ -58,8 +72,22 @@ func (c *Coverage) Lines(script string) []LineCount {
 	return lines
 }
 
-// register records the executable lines of a script compiled under name.
-func (c *Coverage) register(name string, lines []int) *scriptCoverage {
+// Branches returns the branches of the if statements of the named script
+// with their hit counts, in line order; nil for a script it does not know.
+func (c *Coverage) Branches(script string) []BranchCount {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sc := c.scripts[script]
+	if sc == nil {
+		return nil
+	}
+	return slices.Clone(sc.branches)
+}
+
+// register records the executable lines and the branches of a script
+// compiled under name. A script compiled again under the same name keeps
+// its counts; the branches are those of its text, which a name stands for.
+func (c *Coverage) register(name string, lines []int, branches []luafix.Branch) *scriptCoverage {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sc := c.scripts[name]
@@ -72,6 +100,11 @@ func (c *Coverage) register(name string, lines []int) *scriptCoverage {
 			sc.hits[line] = 0
 		}
 	}
+	if sc.branches == nil {
+		for _, b := range branches {
+			sc.branches = append(sc.branches, BranchCount{Line: b.Line, Block: b.Block, Index: b.Index, SameLine: b.SameLine})
+		}
+	}
 	return sc
 }
 
@@ -81,10 +114,23 @@ func (sc *scriptCoverage) hit(line int) {
 	sc.cov.mu.Unlock()
 }
 
+// hitBranch counts a run of branch n (from 1, as the rewritten chunk numbers them).
+func (sc *scriptCoverage) hitBranch(n int) {
+	sc.cov.mu.Lock()
+	if n >= 1 && n <= len(sc.branches) {
+		sc.branches[n-1].Hits++
+	}
+	sc.cov.mu.Unlock()
+}
+
 // counter returns the Lua function the rewritten chunk calls before each statement.
 func (sc *scriptCoverage) counter(L *lua.LState) *lua.LFunction {
 	return L.NewFunction(func(L *lua.LState) int {
-		sc.hit(int(L.CheckNumber(1)))
+		if L.GetTop() >= 2 {
+			sc.hitBranch(int(L.CheckNumber(2)))
+		} else {
+			sc.hit(int(L.CheckNumber(1)))
+		}
 		return 0
 	})
 }

@@ -24,16 +24,44 @@ type ScriptCoverage struct {
 	// Hits maps each executable line of the script (counting from 1) to
 	// how many times it ran.
 	Hits map[int]int `json:"hits"`
+	// Branches are the branches of the script's if statements, in line
+	// order.
+	Branches []luavm.BranchCount `json:"branches,omitempty"`
 }
 
 // Covered returns how many executable lines ran, and how many there are.
+// A line holding the code of a branch of an if statement on its own line
+// (`if c then x end`) counts as run only once that branch ran.
 func (s *ScriptCoverage) Covered() (ran, total int) {
-	for _, n := range s.Hits {
-		if n > 0 {
+	for line := range s.Hits {
+		if s.lineRan(line) {
 			ran++
 		}
 	}
 	return ran, len(s.Hits)
+}
+
+func (s *ScriptCoverage) lineRan(line int) bool {
+	if s.Hits[line] == 0 {
+		return false
+	}
+	for _, b := range s.Branches {
+		if b.Line == line && b.SameLine && b.Hits == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// BranchesCovered returns how many branches of if statements ran, and how
+// many there are.
+func (s *ScriptCoverage) BranchesCovered() (ran, total int) {
+	for _, b := range s.Branches {
+		if b.Hits > 0 {
+			ran++
+		}
+	}
+	return ran, len(s.Branches)
 }
 
 // Percent is the share of executable lines that ran; 100 for a script
@@ -59,8 +87,12 @@ func WriteCoverage(w io.Writer, scripts []*ScriptCoverage, listing bool) {
 		if s.Line > 0 {
 			where += ":" + strconv.Itoa(s.Line)
 		}
-		fmt.Fprintf(w, "    %s: %s %s: %d of %d lines (%.1f%%) %s\n",
-			s.Suite, s.Customization, s.Operation.CustomizationKey(), ran, total, s.Percent(), where)
+		branches := ""
+		if bran, btotal := s.BranchesCovered(); btotal > 0 {
+			branches = fmt.Sprintf(", %d of %d branches", bran, btotal)
+		}
+		fmt.Fprintf(w, "    %s: %s %s: %d of %d lines (%.1f%%)%s %s\n",
+			s.Suite, s.Customization, s.Operation.CustomizationKey(), ran, total, s.Percent(), branches, where)
 		if listing {
 			writeListing(w, s)
 		}
@@ -77,8 +109,26 @@ func writeListing(w io.Writer, s *ScriptCoverage) {
 				count = "#####"
 			}
 		}
-		fmt.Fprintf(w, "        %4d %6s | %s\n", i+1, count, text)
+		fmt.Fprintf(w, "        %4d %6s | %s%s\n", i+1, count, text, s.branchNote(i+1))
 	}
+}
+
+// branchNote marks a line that ran with a branch that did not: the if
+// statements' branches never taken, as "then" and "else".
+func (s *ScriptCoverage) branchNote(line int) string {
+	if s.Hits[line] == 0 {
+		return ""
+	}
+	var missed []string
+	for _, b := range s.Branches {
+		if b.Line == line && b.Hits == 0 {
+			missed = append(missed, [...]string{"then", "else"}[b.Index])
+		}
+	}
+	if len(missed) == 0 {
+		return ""
+	}
+	return "    <- never took: " + strings.Join(missed, ", ")
 }
 
 // Coverage returns the coverage of every script of a suite's
@@ -96,6 +146,7 @@ func Coverage(suite string, set *customization.Set, cov *luavm.Coverage) []*Scri
 			scripts = append(scripts, &ScriptCoverage{
 				Suite: suite, Customization: c.Name, Operation: op,
 				File: c.Position.File, Line: s.Line, Source: s.Source, Hits: hits,
+				Branches: cov.Branches(s.Name),
 			})
 		}
 	}

@@ -32,14 +32,30 @@ const (
 //     spend seconds and more than a gigabyte on its traceback, out of the
 //     watchdog's reach;
 //   - with coverage on, a call of the hidden line counter goes before each
-//     statement, and the statement's line is recorded as executable.
+//     statement, and the statement's line is recorded as executable; each
+//     branch of an if (its then block, and its else block, written or not)
+//     starts with a call counting that branch, so a one-line
+//     `if c then x end` tells a run that took the branch from one that did not.
 //
 // Every inserted node carries the line of the code it stands for, so error
 // positions do not move.
 type rewriter struct {
-	cover bool
-	lines map[int]struct{}
-	depth int // of the expression being walked
+	cover    bool
+	lines    map[int]struct{}
+	branches []Branch
+	ifs      map[int]int // if statements seen per line
+	depth    int         // of the expression being walked
+}
+
+// Branch is one branch of an if statement, counted with coverage on: the
+// counter calls it with its number, its index in Rewrite's result plus 1.
+type Branch struct {
+	Line  int // the if's
+	Block int // which if of its line, from 0
+	Index int // 0 for the then block, 1 for the else block
+	// SameLine is whether the branch's code starts on the if's line, as in
+	// `if c then x end`: the line is covered only once the branch ran.
+	SameLine bool
 }
 
 // maxExprDepth bounds how deeply expressions nest (a + b + c + ... nests
@@ -58,11 +74,12 @@ func (e *DepthError) Error() string {
 }
 
 // Rewrite rewrites chunk in place and returns it with the prologue
-// `local (concat), (cover), (return) = ...`, and the executable lines when
-// covering. The compiled chunk is to be called with three arguments: the
-// bounded concatenation (Bounds.Concat), the line counter (or nil), and a
-// function that returns its arguments.
-func Rewrite(chunk []ast.Stmt, cover bool) (_ []ast.Stmt, _ []int, err error) {
+// `local (concat), (cover), (return) = ...`, and the executable lines and
+// the branches when covering. The compiled chunk is to be called with three
+// arguments: the bounded concatenation (Bounds.Concat), the counter (or
+// nil), called as (cover)(line) before a statement and (cover)(line, n) on
+// entering branch n, and a function that returns its arguments.
+func Rewrite(chunk []ast.Stmt, cover bool) (_ []ast.Stmt, _ []int, _ []Branch, err error) {
 	defer func() {
 		switch r := recover().(type) {
 		case nil:
@@ -72,13 +89,13 @@ func Rewrite(chunk []ast.Stmt, cover bool) (_ []ast.Stmt, _ []int, err error) {
 			panic(r)
 		}
 	}()
-	r := &rewriter{cover: cover, lines: map[int]struct{}{}}
+	r := &rewriter{cover: cover, lines: map[int]struct{}{}, ifs: map[int]int{}}
 	body := r.block(chunk)
 	prologue := &ast.LocalAssignStmt{Names: []string{concatLocal, coverLocal, returnLocal}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
 	if !cover {
-		return append([]ast.Stmt{prologue}, body...), nil, nil
+		return append([]ast.Stmt{prologue}, body...), nil, nil, nil
 	}
-	return append([]ast.Stmt{prologue}, body...), slices.Sorted(maps.Keys(r.lines)), nil
+	return append([]ast.Stmt{prologue}, body...), slices.Sorted(maps.Keys(r.lines)), r.branches, nil
 }
 
 func (r *rewriter) block(stmts []ast.Stmt) []ast.Stmt {
@@ -101,14 +118,40 @@ func (r *rewriter) block(stmts []ast.Stmt) []ast.Stmt {
 // counter is the statement `(cover)(line)`.
 func (r *rewriter) counter(line int) ast.Stmt {
 	r.lines[line] = struct{}{}
-	arg := &ast.NumberExpr{Value: strconv.Itoa(line)}
-	call := &ast.FuncCallExpr{Func: ident(coverLocal, line), Args: []ast.Expr{arg}}
+	return coverCall(line)
+}
+
+// coverCall is the statement `(cover)(line, args...)`.
+func coverCall(line int, args ...int) ast.Stmt {
+	var nodes []ast.PositionHolder
+	var exprs []ast.Expr
+	for _, v := range append([]int{line}, args...) {
+		arg := &ast.NumberExpr{Value: strconv.Itoa(v)}
+		exprs = append(exprs, arg)
+		nodes = append(nodes, arg)
+	}
+	call := &ast.FuncCallExpr{Func: ident(coverLocal, line), Args: exprs}
 	stmt := &ast.FuncCallStmt{Expr: call}
-	for _, n := range []ast.PositionHolder{arg, call, stmt} {
+	for _, n := range append(nodes, call, stmt) {
 		n.SetLine(line)
 		n.SetLastLine(line)
 	}
 	return stmt
+}
+
+// countBranches walks the blocks of an if statement and puts a branch
+// counter first in its then and else blocks.
+func (r *rewriter) countBranches(s *ast.IfStmt) {
+	line := s.Line()
+	block := r.ifs[line]
+	r.ifs[line]++
+	count := func(body []ast.Stmt, index int) []ast.Stmt {
+		r.branches = append(r.branches, Branch{Line: line, Block: block, Index: index,
+			SameLine: len(body) > 0 && body[0].Line() == line})
+		return append([]ast.Stmt{coverCall(line, len(r.branches))}, r.block(body)...)
+	}
+	s.Then = count(s.Then, 0)
+	s.Else = count(s.Else, 1)
 }
 
 func (r *rewriter) stmt(s ast.Stmt) {
@@ -130,8 +173,12 @@ func (r *rewriter) stmt(s ast.Stmt) {
 		s.Condition = r.expr(s.Condition)
 	case *ast.IfStmt:
 		s.Condition = r.expr(s.Condition)
-		s.Then = r.block(s.Then)
-		s.Else = r.block(s.Else)
+		if r.cover {
+			r.countBranches(s)
+		} else {
+			s.Then = r.block(s.Then)
+			s.Else = r.block(s.Else)
+		}
 	case *ast.NumberForStmt:
 		s.Init = r.expr(s.Init)
 		s.Limit = r.expr(s.Limit)
