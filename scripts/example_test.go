@@ -89,6 +89,7 @@ func ExampleLayer_Kinds() {
 	// kueue.x-k8s.io/v1beta2 Workload
 	// kustomize.toolkit.fluxcd.io/v1 Kustomization
 	// kyverno.io/v1 ClusterPolicy
+	// kyverno.io/v1 Policy
 	// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet
 	// monitoring.coreos.com/v1 Alertmanager
 	// monitoring.coreos.com/v1 Prometheus
