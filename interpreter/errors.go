@@ -19,13 +19,16 @@ type NoHookError struct {
 
 func (e *NoHookError) Error() string {
 	// "not found" as in Karmada's message, which users and test cases match on.
-	return fmt.Sprintf("%s hook for %s not found", e.Operation, gvkString(e.GVK))
+	return fmt.Sprintf("%s hook for %s not found", e.Operation, GVKString(e.GVK))
 }
 
 // Is makes errors.Is(err, ErrNoHook) hold.
 func (e *NoHookError) Is(target error) bool { return target == ErrNoHook }
 
-func gvkString(gvk schema.GroupVersionKind) string {
+// GVKString is how messages name a kind: "apps/v1, Kind=Deployment",
+// "v1, Kind=Pod" (as apimachinery writes it, without its leading "/" for
+// the core group), or the apiVersion alone when the kind is empty.
+func GVKString(gvk schema.GroupVersionKind) string {
 	apiVersion := gvk.GroupVersion().String()
 	if gvk.Kind == "" {
 		return apiVersion
@@ -39,7 +42,17 @@ type ScriptError struct {
 	Customization string    // the ResourceInterpreterCustomization's name, or the script's name
 	Operation     Operation // the operation whose script failed; zero while loading
 	Line          int       // the script line, 0 when unknown
+	Column        int       // the 1-based column on Line, 0 when unknown
+	Source        string    // the text of Line, "" when unknown
+	Stack         []Frame   // the Lua call stack when the error was raised, innermost first
 	Err           error     // the cause
+}
+
+// Frame is one call of a Lua stack: the function, and the script line it
+// was running.
+type Frame struct {
+	Function string // its name, "main chunk", or "function at line N" for an anonymous one
+	Line     int
 }
 
 func (e *ScriptError) Error() string {

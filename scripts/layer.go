@@ -128,7 +128,7 @@ func (k *kind) load() (*customization.Layer, error) {
 	for _, c := range set.Customizations {
 		if c.Target != k.gvk {
 			errs = append(errs, &customization.Error{Position: c.Position, Field: "spec.target",
-				Err: fmt.Errorf("targets %s, not %s, the kind of its folder", gvkString(c.Target), gvkString(k.gvk))})
+				Err: fmt.Errorf("targets %s, not %s, the kind of its folder", interpreter.GVKString(c.Target), interpreter.GVKString(k.gvk))})
 		}
 	}
 	if len(errs) > 0 {
@@ -143,10 +143,6 @@ func asList(err error) customization.ErrorList {
 		return list
 	}
 	return customization.ErrorList{{Err: err}}
-}
-
-func gvkString(gvk schema.GroupVersionKind) string {
-	return gvk.GroupVersion().String() + " " + gvk.Kind
 }
 
 // HookEnabled reports whether a bundled customization of kind gvk has a
@@ -177,7 +173,7 @@ func (l *Layer) Interpret(ctx context.Context, req interpreter.Request) (interpr
 	}
 	layer, err := k.get()
 	if err != nil {
-		return interpreter.Response{Operation: req.Operation}, fmt.Errorf("loading the bundled customizations of %s: %w", gvkString(gvk), err)
+		return interpreter.Response{Operation: req.Operation}, fmt.Errorf("loading the bundled customizations of %s: %w", interpreter.GVKString(gvk), err)
 	}
 	return layer.Interpret(ctx, req)
 }

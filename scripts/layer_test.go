@@ -138,12 +138,12 @@ func TestLayerReportsKindsThatDoNotLoad(t *testing.T) {
 		{
 			name: "a customization targeting another kind than its folder",
 			kind: gadget,
-			want: `loading the bundled customizations of example.io/v1 Gadget: tree/example.io/v1/Gadget/customizations.yaml:1: document 1 "widget": spec.target: targets example.io/v1 Widget, not example.io/v1 Gadget, the kind of its folder`,
+			want: `loading the bundled customizations of example.io/v1, Kind=Gadget: tree/example.io/v1/Gadget/customizations.yaml:1: document 1 "widget": spec.target: targets example.io/v1, Kind=Widget, not example.io/v1, Kind=Gadget, the kind of its folder`,
 		},
 		{
 			name:   "a script that does not compile",
 			kind:   broken,
-			want:   `loading the bundled customizations of example.io/v1 Broken: tree/example.io/v1/Broken/customizations.yaml:13: document 1 "broken": spec.customizations.healthInterpretation.luaScript: Lua line 2: syntax error`,
+			want:   `loading the bundled customizations of example.io/v1, Kind=Broken: tree/example.io/v1/Broken/customizations.yaml:13: document 1 "broken": spec.customizations.healthInterpretation.luaScript: Lua line 2: syntax error`,
 			prefix: true,
 		},
 	}

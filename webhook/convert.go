@@ -118,7 +118,7 @@ func (r *ResourceInterpreterRequest) object(field string, raw []byte) (*unstruct
 	case got.Kind == "" || obj.GetAPIVersion() == "":
 		return nil, fieldError(field, "missing apiVersion or kind")
 	case want.Kind != "" && got != want:
-		return nil, fieldError("request.kind", "%s does not match %s's %s", gvkString(want), field, gvkString(got))
+		return nil, fieldError("request.kind", "%s does not match %s's %s", interpreter.GVKString(want), field, interpreter.GVKString(got))
 	}
 	return obj, nil
 }
@@ -136,8 +136,4 @@ func decodeObject(raw []byte) (*unstructured.Unstructured, error) {
 		return nil, errors.New("want a JSON object")
 	}
 	return &unstructured.Unstructured{Object: obj}, nil
-}
-
-func gvkString(gvk schema.GroupVersionKind) string {
-	return gvk.GroupVersion().String() + ", Kind=" + gvk.Kind
 }

@@ -396,7 +396,7 @@ func TestInterpretWarnings(t *testing.T) {
 	require.Len(t, lines, 8, r.stderr) // the Deployment, and one per operation of the shadow
 	more := filepath.Join(dir, "b-more.yaml")
 	assert.Equal(t, "warning: "+more+":1: document 1: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization", lines[0])
-	assert.Equal(t, "warning: "+more+`:10: document 2 "zz-cloneset-shadow": replicaResource for apps.kruise.io/v1alpha1 CloneSet is also defined by "cloneset-example"; "cloneset-example" is used (customizations apply in name order, the first wins)`, lines[1])
+	assert.Equal(t, "warning: "+more+`:10: document 2 "zz-cloneset-shadow": replicaResource for apps.kruise.io/v1alpha1, Kind=CloneSet is also defined by "cloneset-example"; "cloneset-example" is used (customizations apply in name order, the first wins)`, lines[1])
 }
 
 func regexpQuote(s string) string {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/luainterp/luainterp/interpreter/customization"
 )
 
 func main() {
@@ -11,7 +14,8 @@ func main() {
 }
 
 // runMain runs the command line args as the luainterp program does and
-// returns its exit status; an error is printed to stderr as "error: ...".
+// returns its exit status; an error is printed to stderr as "error: ...",
+// followed for a script error by where it is (customization.Error.Detail).
 func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCommand()
 	root.SetArgs(args)
@@ -24,6 +28,12 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if msg := err.Error(); msg != "" {
 		fmt.Fprintln(stderr, "error:", msg)
+	}
+	var ce *customization.Error
+	if errors.As(err, &ce) {
+		if detail := ce.Detail(); detail != "" {
+			fmt.Fprintln(stderr, detail)
+		}
 	}
 	return exitCode(err)
 }

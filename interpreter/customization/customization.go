@@ -117,7 +117,7 @@ func (s *Set) finish() {
 			}
 			s.Warnings = append(s.Warnings, Warning{Position: c.Position, Message: fmt.Sprintf(
 				"%s for %s is also defined by %q; %q is used (customizations apply in name order, the first wins)",
-				op.CustomizationKey(), gvkString(c.Target), first.Name, first.Name)})
+				op.CustomizationKey(), interpreter.GVKString(c.Target), first.Name, first.Name)})
 		}
 	}
 }
@@ -126,8 +126,4 @@ func (s *Set) finish() {
 type hookKey struct {
 	gvk schema.GroupVersionKind
 	op  interpreter.Operation
-}
-
-func gvkString(gvk schema.GroupVersionKind) string {
-	return gvk.GroupVersion().String() + " " + gvk.Kind
 }

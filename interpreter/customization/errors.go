@@ -48,6 +48,8 @@ type Error struct {
 	Field string // the field path in the document, e.g. "spec.customizations.replicaResource.luaScript"
 	Key   string // the key of spec.customizations the problem belongs to, "" for the document
 	Err   error
+
+	script *Script // the script of a *interpreter.ScriptError in Err
 }
 
 func (e *Error) Error() string {

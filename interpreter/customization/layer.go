@@ -85,7 +85,9 @@ func compile(engine *luavm.Engine, c *Customization, op interpreter.Operation) (
 func scriptErr(c *Customization, s *Script, err error) *Error {
 	var se *interpreter.ScriptError
 	if errors.As(err, &se) {
-		return atLuaLine(c, s, se.Line, luaLineError{se})
+		e := atLuaLine(c, s, se.Line, luaLineError{se})
+		e.script = s
+		return e
 	}
 	return atLuaLine(c, s, 0, err)
 }

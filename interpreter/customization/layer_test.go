@@ -170,7 +170,7 @@ func TestNewLayerErrors(t *testing.T) {
 		{
 			name: "run-time error in the chunk",
 			src:  rule("retention", "        local x = nil\n        x.y = 1\n        function Retain(d, o) return d end\n"),
-			want: `f.yaml:10: document 1 "bad": spec.customizations.retention.luaScript: Lua line 2: attempt to index a non-table object(nil) with key 'y'`,
+			want: `f.yaml:10: document 1 "bad": spec.customizations.retention.luaScript: Lua line 2: attempt to index 'x' (a nil value)`,
 		},
 	}
 	for _, tt := range tests {

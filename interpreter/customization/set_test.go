@@ -145,7 +145,7 @@ func TestSetOrderAndOverlaps(t *testing.T) {
 	assert.Equal(t, []string{"a-main", "b-extra", "c-other-kind", "empty"}, names(set))
 	assert.Equal(t, []string{
 		`hooks.yaml:35: document 4 "empty": spec.customizations defines no operation`,
-		`hooks.yaml:1: document 1 "b-extra": replicaResource for example.io/v1 CloneSet is also defined by "a-main"; ` +
+		`hooks.yaml:1: document 1 "b-extra": replicaResource for example.io/v1, Kind=CloneSet is also defined by "a-main"; ` +
 			`"a-main" is used (customizations apply in name order, the first wins)`,
 	}, warnings(set))
 }

@@ -79,17 +79,20 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 		L.Push(lua.LNil)
 	}
 	L.Push(st.passOn)
-	if err := L.PCall(3, 0, nil); err != nil {
+	L.Push(st.noteResult)
+	st.inChunk = true
+	if err := L.PCall(4, 0, nil); err != nil {
 		broken = cc.Cause() != nil
 		return callError(cc.Cause(), st, s, op, err)
 	}
+	st.inChunk = false
 	err = body(st)
 	broken = cc.Cause() != nil
 	if err != nil {
 		if _, ok := err.(*lua.ApiError); ok {
 			return callError(cc.Cause(), st, s, op, err)
 		}
-		return scriptError(s, op, 0, err)
+		return scriptError(s, op, st.returnLine, err)
 	}
 	return nil
 }
@@ -101,6 +104,7 @@ func (st *state) finish() {
 	st.L.RemoveContext()
 	st.clearEnv()
 	st.print = nil
+	st.returnLine, st.inChunk = 0, false
 	clear(st.results[:])
 	st.lazy.reset()
 }

@@ -23,9 +23,10 @@ const maxCached = 4096
 // Script is a compiled script, ready to run any number of times, from any
 // number of goroutines at once.
 type Script struct {
-	name  string
-	proto *lua.FunctionProto // shared by every Script compiled from the same text
-	cover *scriptCoverage    // nil when compiled without coverage
+	name   string
+	source string             // the text, for the line an error shows
+	proto  *lua.FunctionProto // shared by every Script compiled from the same text
+	cover  *scriptCoverage    // nil when compiled without coverage
 }
 
 // Name returns the name the script was compiled under, which its errors carry.
@@ -55,7 +56,7 @@ func (e *Engine) Compile(name, source string) (*Script, error) {
 		}
 		return nil, err
 	}
-	s := &Script{name: name, proto: c.proto}
+	s := &Script{name: name, source: source, proto: c.proto}
 	if e.cfg.coverage != nil {
 		s.cover = e.cfg.coverage.register(name, c.lines, c.branches)
 	}
@@ -89,7 +90,7 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 	}
 	var nesting *luafix.NestingError
 	if err := luafix.CheckNesting(source); errors.As(err, &nesting) {
-		return nil, &interpreter.ScriptError{Line: nesting.Line, Err: err}
+		return nil, &interpreter.ScriptError{Line: nesting.Line, Source: sourceLine(source, nesting.Line), Err: err}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -98,25 +99,27 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 	}()
 	chunk, err := parse.Parse(strings.NewReader(source), chunkName)
 	if err != nil {
-		return nil, syntaxError(err)
+		se := syntaxError(err)
+		se.Source = sourceLine(source, se.Line)
+		return nil, se
 	}
-	chunk, lines, branches, err := luafix.Rewrite(chunk, cover)
+	chunk, lines, branches, err := luafix.Rewrite(chunk, luafix.Options{Cover: cover, Results: resultFunctions})
 	var depth *luafix.DepthError
 	if errors.As(err, &depth) {
-		return nil, &interpreter.ScriptError{Line: depth.Line, Err: err}
+		return nil, &interpreter.ScriptError{Line: depth.Line, Source: sourceLine(source, depth.Line), Err: err}
 	}
 	proto, err := lua.Compile(chunk, chunkName)
 	if err != nil {
 		var ce *lua.CompileError
 		if errors.As(err, &ce) {
-			return nil, &interpreter.ScriptError{Line: ce.Line, Err: errors.New(ce.Message)}
+			return nil, &interpreter.ScriptError{Line: ce.Line, Source: sourceLine(source, ce.Line), Err: errors.New(ce.Message)}
 		}
 		return nil, &interpreter.ScriptError{Err: err}
 	}
 	return &compiled{proto: proto, lines: lines, branches: branches}, nil
 }
 
-func syntaxError(err error) error {
+func syntaxError(err error) *interpreter.ScriptError {
 	var pe *parse.Error
 	if !errors.As(err, &pe) {
 		return &interpreter.ScriptError{Err: fmt.Errorf("syntax error: %w", err)}
@@ -125,5 +128,17 @@ func syntaxError(err error) error {
 	if pe.Pos.Line == parse.EOF {
 		return &interpreter.ScriptError{Err: fmt.Errorf("syntax error: unexpected end of the script (%s)", msg)}
 	}
-	return &interpreter.ScriptError{Line: pe.Pos.Line, Err: fmt.Errorf("syntax error near %q: %s", pe.Token, msg)}
+	// gopher-lua's column is the token's last character.
+	column := max(pe.Pos.Column-len(pe.Token)+1, 0)
+	return &interpreter.ScriptError{Line: pe.Pos.Line, Column: column, Err: fmt.Errorf("syntax error near %q: %s", pe.Token, msg)}
 }
+
+// resultFunctions are the functions whose return statements record their
+// line (see luafix.Options), so that a result of the wrong type names it.
+var resultFunctions = func() []string {
+	var names []string
+	for _, op := range interpreter.Operations() {
+		names = append(names, op.LuaFunction())
+	}
+	return names
+}()

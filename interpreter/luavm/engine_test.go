@@ -296,7 +296,7 @@ func TestCheck(t *testing.T) {
 		{"defined", "function InterpretHealth(obj) return true end", "", nil},
 		{"defined as a local assigned to a global", "local function f() end\nInterpretHealth = f", "", nil},
 		{"missing", "function GetReplicas(obj) return 1 end", "missing InterpretHealth: the script does not define the global function InterpretHealth", nil},
-		{"a chunk error", "local x = nil\nx.y = 1\nfunction InterpretHealth() end", "a chunk error InterpretHealth (line 2): attempt to index a non-table object(nil) with key 'y'", nil},
+		{"a chunk error", "local x = nil\nx.y = 1\nfunction InterpretHealth() end", "a chunk error InterpretHealth (line 2): attempt to index 'x' (a nil value)", nil},
 		{"a chunk that never ends", "while true do end", "a chunk that never ends InterpretHealth (line 1): script ran past its deadline of 50ms", ErrTimeout},
 	}
 	for _, tt := range tests {

@@ -57,7 +57,9 @@ type state struct {
 	envMeta *lua.LTable        // metatable of every call's globals
 	concat  *lua.LFunction     // the bounded `..` (see luafix.Rewrite)
 	passOn  *lua.LFunction     // returns its arguments, for (return) (see luafix.Rewrite)
-	lazy    *lazyTables
+	// noteResult notes the line of a return statement, for (result) (see luafix.Rewrite)
+	noteResult *lua.LFunction
+	lazy       *lazyTables
 
 	// The globals of a call, emptied after it for the next (see newEnv).
 	env      *lua.LTable
@@ -74,6 +76,8 @@ type state struct {
 	print        func(string) // where print writes
 	limit        error        // the last memory-limit error raised, if any
 	limitMessage string       // its text, to recognise it when the call fails
+	returnLine   int          // of the return statement that gave the results
+	inChunk      bool         // the script's chunk is running, not a function
 }
 
 func newState(cfg *config) *state {
@@ -144,6 +148,11 @@ func newState(cfg *config) *state {
 	})
 	st.concat = L.NewFunction(bounds.Concat)
 	st.passOn = L.NewFunction(func(L *lua.LState) int { return L.GetTop() })
+	st.noteResult = L.NewFunction(func(L *lua.LState) int {
+		st.returnLine = L.CheckInt(1)
+		L.Remove(1)
+		return L.GetTop()
+	})
 
 	// Methods on strings, ("x"):rep(3), resolve in a private copy of the
 	// bounded string table, which no script can reach or change. The

@@ -15,6 +15,7 @@ const (
 	concatLocal = "(concat)"
 	coverLocal  = "(cover)"
 	returnLocal = "(return)"
+	resultLocal = "(result)"
 )
 
 // rewriter adjusts a parsed chunk before it is compiled (see the package
@@ -35,16 +36,30 @@ const (
 //     statement, and the statement's line is recorded as executable; each
 //     branch of an if (its then block, and its else block, written or not)
 //     starts with a call counting that branch, so a one-line
-//     `if c then x end` tells a run that took the branch from one that did not.
+//     `if c then x end` tells a run that took the branch from one that did not;
+//   - in the global functions of Options.Results, `return a, b` becomes
+//     `return (result)(LINE, a, b)`: the hidden function notes the line
+//     and returns the rest, so that a result of the wrong type can name
+//     the return statement that produced it (not a workaround of
+//     gopher-lua, but a rewrite of the same kind, done in the same walk).
 //
 // Every inserted node carries the line of the code it stands for, so error
 // positions do not move.
 type rewriter struct {
 	cover    bool
+	results  map[string]bool // Options.Results
 	lines    map[int]struct{}
 	branches []Branch
 	ifs      map[int]int // if statements seen per line
 	depth    int         // of the expression being walked
+	funcs    int         // functions the walk is inside
+	result   bool        // the walk is in the body of a function of results
+}
+
+// Options says how Rewrite rewrites.
+type Options struct {
+	Cover   bool     // count the statements and branches run
+	Results []string // the global functions whose return lines are noted
 }
 
 // Branch is one branch of an if statement, counted with coverage on: the
@@ -74,12 +89,14 @@ func (e *DepthError) Error() string {
 }
 
 // Rewrite rewrites chunk in place and returns it with the prologue
-// `local (concat), (cover), (return) = ...`, and the executable lines and
-// the branches when covering. The compiled chunk is to be called with three
-// arguments: the bounded concatenation (Bounds.Concat), the counter (or
-// nil), called as (cover)(line) before a statement and (cover)(line, n) on
-// entering branch n, and a function that returns its arguments.
-func Rewrite(chunk []ast.Stmt, cover bool) (_ []ast.Stmt, _ []int, _ []Branch, err error) {
+// `local (concat), (cover), (return), (result) = ...`, and the executable
+// lines and the branches when covering. The compiled chunk is to be called
+// with four arguments: the bounded concatenation (Bounds.Concat), the
+// counter (or nil), called as (cover)(line) before a statement and
+// (cover)(line, n) on entering branch n, a function that returns its
+// arguments, and one that notes its first argument, a line, and returns
+// the others.
+func Rewrite(chunk []ast.Stmt, opts Options) (_ []ast.Stmt, _ []int, _ []Branch, err error) {
 	defer func() {
 		switch r := recover().(type) {
 		case nil:
@@ -89,10 +106,13 @@ func Rewrite(chunk []ast.Stmt, cover bool) (_ []ast.Stmt, _ []int, _ []Branch, e
 			panic(r)
 		}
 	}()
-	r := &rewriter{cover: cover, lines: map[int]struct{}{}, ifs: map[int]int{}}
+	r := &rewriter{cover: opts.Cover, results: map[string]bool{}, lines: map[int]struct{}{}, ifs: map[int]int{}}
+	for _, name := range opts.Results {
+		r.results[name] = true
+	}
 	body := r.block(chunk)
-	prologue := &ast.LocalAssignStmt{Names: []string{concatLocal, coverLocal, returnLocal}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
-	if !cover {
+	prologue := &ast.LocalAssignStmt{Names: []string{concatLocal, coverLocal, returnLocal, resultLocal}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
+	if !opts.Cover {
 		return append([]ast.Stmt{prologue}, body...), nil, nil, nil
 	}
 	return append([]ast.Stmt{prologue}, body...), slices.Sorted(maps.Keys(r.lines)), r.branches, nil
@@ -194,15 +214,49 @@ func (r *rewriter) stmt(s ast.Stmt) {
 			s.Name.Func = r.expr(s.Name.Func)
 			s.Name.Receiver = r.expr(s.Name.Receiver)
 		}
+		if r.isResult(s) {
+			r.funcs++
+			r.result = true
+			s.Func.Stmts = r.block(s.Func.Stmts)
+			r.funcs--
+			r.result = false
+			return
+		}
 		r.expr(s.Func)
 	case *ast.ReturnStmt:
 		r.exprs(s.Exprs)
+		if r.result {
+			s.Exprs = []ast.Expr{r.noteLine(s)}
+			return
+		}
 		if len(s.Exprs) == 1 {
 			if call, ok := s.Exprs[0].(*ast.FuncCallExpr); ok && !call.AdjustRet {
 				s.Exprs[0] = r.ordinaryCall(call)
 			}
 		}
 	}
+}
+
+// isResult reports whether s defines, outside any function, a global
+// function of Options.Results.
+func (r *rewriter) isResult(s *ast.FuncDefStmt) bool {
+	if r.funcs > 0 || s.Name == nil || s.Name.Receiver != nil {
+		return false
+	}
+	id, ok := s.Name.Func.(*ast.IdentExpr)
+	return ok && r.results[id.Value]
+}
+
+// noteLine is (result)(LINE, exprs...) for the return statement s; a call
+// as its last argument passes on every value, and is an ordinary call.
+func (r *rewriter) noteLine(s *ast.ReturnStmt) *ast.FuncCallExpr {
+	line := &ast.NumberExpr{Value: strconv.Itoa(s.Line())}
+	line.SetLine(s.Line())
+	line.SetLastLine(s.Line())
+	call := &ast.FuncCallExpr{Func: ident(resultLocal, s.Line()), Args: append([]ast.Expr{line}, s.Exprs...)}
+	call.SetLine(s.Line())
+	call.SetLastLine(s.LastLine())
+	return call
 }
 
 // ordinaryCall turns the tail call f(x) into (return)(f(x)), which passes
@@ -253,7 +307,12 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 	case *ast.UnaryLenOpExpr:
 		e.Expr = r.expr(e.Expr)
 	case *ast.FunctionExpr:
+		r.funcs++
+		result := r.result
+		r.result = false
 		e.Stmts = r.block(e.Stmts)
+		r.result = result
+		r.funcs--
 	}
 	return e
 }
