@@ -79,12 +79,13 @@ var knownInvalid = map[string]string{
 	"argoproj.io/v1alpha1/Workflow":                "trimmed fixtures",
 	"batch.volcano.sh/v1alpha1/Job":                "trimmed fixtures",
 	"flink.apache.org/v1beta1/FlinkDeployment":     "trimmed fixtures",
-	"helm.toolkit.fluxcd.io/v2/HelmRelease":        "trimmed fixtures, folded conditions",
+	"helm.toolkit.fluxcd.io/v2/HelmRelease":        "trimmed fixtures",
 	"kubeflow.org/v1/PyTorchJob":                   "trimmed fixtures",
-	"kustomize.toolkit.fluxcd.io/v1/Kustomization": "trimmed fixtures, folded conditions",
-	"kyverno.io/v1/ClusterPolicy":                  "trimmed fixtures, folded conditions",
-	"ray.io/v1/RayCluster":                         "trimmed fixtures, folded conditions",
-	"source.toolkit.fluxcd.io/v1/GitRepository":    "trimmed fixtures, artifact without path and url",
+	"kustomize.toolkit.fluxcd.io/v1/Kustomization": "trimmed fixtures",
+	"kyverno.io/v1/ClusterPolicy":                  "trimmed fixtures",
+	"ray.io/v1/RayCluster":                         "trimmed fixtures",
+	"source.toolkit.fluxcd.io/v1/GitRepository":    "trimmed fixtures",
+	// Landed before this test; for their authors to fill in.
 }
 
 // caseObject is one object of a case, or one status.
