@@ -107,6 +107,7 @@ func ExampleLayer_Kinds() {
 	// source.toolkit.fluxcd.io/v1 HelmRepository
 	// source.toolkit.fluxcd.io/v1 OCIRepository
 	// sparkoperator.k8s.io/v1beta2 ScheduledSparkApplication
+	// sparkoperator.k8s.io/v1beta2 SparkApplication
 	// tekton.dev/v1 PipelineRun
 	// tekton.dev/v1beta1 PipelineRun
 	// trainer.kubeflow.org/v1alpha1 TrainJob
