@@ -6,7 +6,6 @@ import (
 
 	"github.com/luainterp/luainterp/interpreter"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // aggregateHandler is the AggregateStatus handler of one kind.
@@ -32,7 +31,7 @@ type statusAggregation[T, S any] struct {
 func (a statusAggregation[T, S]) handler() aggregateHandler {
 	return func(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
 		view := new(T)
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(statusView(obj), view); err != nil {
+		if err := fromUnstructured(statusView(obj), view); err != nil {
 			return nil, fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
 		}
 		next, err := a.fold(view, items)

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/internal/jsonvalue"
+	"github.com/luainterp/luainterp/internal/quantity"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -17,7 +19,7 @@ import (
 // handlers do before they read it: unknown fields are ignored, a field of
 // the wrong type is an error.
 func toTyped(obj *unstructured.Unstructured, into any) error {
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, into); err != nil {
+	if err := fromUnstructured(obj.Object, into); err != nil {
 		return fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
 	}
 	return nil
@@ -49,10 +51,34 @@ func decodeItem(item interpreter.AggregatedStatusItem, into any) (bool, error) {
 			return false, fmt.Errorf("status of cluster %q: %w", item.ClusterName, err)
 		}
 	}
-	if err := json.Unmarshal(raw, into); err != nil {
+	if err := decodeJSON(raw, into); err != nil {
 		return false, fmt.Errorf("decoding the status of cluster %q: %w", item.ClusterName, err)
 	}
 	return true, nil
+}
+
+// fromUnstructured decodes m into a Go type, after checking that every
+// quantity the decode would parse is of a size it parses quickly.
+func fromUnstructured(m map[string]any, into any) error {
+	if err := quantity.CheckFields(m, reflect.TypeOf(into)); err != nil {
+		return err
+	}
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(m, into)
+}
+
+// decodeJSON decodes raw into a Go type as json.Unmarshal does, after the
+// same check as fromUnstructured when the type holds quantities.
+func decodeJSON(raw []byte, into any) error {
+	if quantity.Holds(reflect.TypeOf(into)) {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return err
+		}
+		if err := quantity.CheckFields(m, reflect.TypeOf(into)); err != nil {
+			return err
+		}
+	}
+	return json.Unmarshal(raw, into)
 }
 
 // rawJSON encodes a reflected status.
@@ -64,26 +90,34 @@ func rawJSON(v any) (*runtime.RawExtension, error) {
 	return &runtime.RawExtension{Raw: raw}, nil
 }
 
-// nestedInt32 reads an integer field as a typed decode would: any whole
-// number fits, anything else is an error; absent or null reads as absent.
-func nestedInt32(obj map[string]any, fields ...string) (int32, bool, error) {
+// nestedCount reads a count of pods (replicas, parallelism, completions):
+// a whole number in 0..math.MaxInt32, the range of the int32 field a typed
+// decode fills, without a negative count; absent or null reads as absent.
+func nestedCount(obj map[string]any, fields ...string) (int32, bool, error) {
 	v, found, err := unstructured.NestedFieldNoCopy(obj, fields...)
 	if err != nil || !found || v == nil {
 		return 0, false, err
 	}
-	switch n := v.(type) {
+	var n float64
+	switch v := v.(type) {
 	case int64:
-		return int32(n), true, nil
+		n = float64(v)
 	case int:
-		return int32(n), true, nil
+		n = float64(v)
 	case int32:
-		return n, true, nil
+		n = float64(v)
 	case float64:
-		if n == math.Trunc(n) {
-			return int32(n), true, nil
+		if v != math.Trunc(v) {
+			return 0, false, typeError(dotted(fields), "an integer", v)
 		}
+		n = v
+	default:
+		return 0, false, typeError(dotted(fields), "an integer", v)
 	}
-	return 0, false, typeError(dotted(fields), "an integer", v)
+	if n < 0 || n > math.MaxInt32 {
+		return 0, false, fmt.Errorf("%s: %v is out of range: expected 0 to %d", dotted(fields), v, math.MaxInt32)
+	}
+	return int32(n), true, nil
 }
 
 // nestedInt64 reads an int64 field, the type the Kubernetes JSON decoder
@@ -148,7 +182,7 @@ func decodeStatus(obj *unstructured.Unstructured, status any) (bool, error) {
 	if !ok {
 		return false, typeError("status", "an object", v)
 	}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, status); err != nil {
+	if err := fromUnstructured(m, status); err != nil {
 		return false, decodeError("status", err)
 	}
 	return true, nil

@@ -14,7 +14,7 @@ import (
 // deploymentReplicas is InterpretReplica of Deployment, ReplicaSet and
 // StatefulSet: spec.replicas (0 when absent), requirements from the pod template.
 func deploymentReplicas(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	replicas, _, err := nestedInt32(obj.Object, "spec", "replicas")
+	replicas, _, err := nestedCount(obj.Object, "spec", "replicas")
 	if err != nil {
 		return 0, nil, err
 	}
@@ -28,11 +28,11 @@ func deploymentReplicas(obj *unstructured.Unstructured) (int32, *interpreter.Rep
 // jobReplicas is InterpretReplica of Job: min(parallelism, completions),
 // where absent completions means parallelism and absent parallelism 0.
 func jobReplicas(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error) {
-	parallelism, _, err := nestedInt32(obj.Object, "spec", "parallelism")
+	parallelism, _, err := nestedCount(obj.Object, "spec", "parallelism")
 	if err != nil {
 		return 0, nil, err
 	}
-	completions, found, err := nestedInt32(obj.Object, "spec", "completions")
+	completions, found, err := nestedCount(obj.Object, "spec", "completions")
 	if err != nil {
 		return 0, nil, err
 	}

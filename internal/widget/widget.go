@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/luainterp/luainterp/internal/quantity"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -106,7 +107,7 @@ func replicas(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequir
 	if !found {
 		return int32(replicas), nil, nil
 	}
-	q, err := resource.ParseQuantity(cpu)
+	q, err := quantity.Parse(cpu)
 	if err != nil {
 		return 0, nil, fmt.Errorf("spec.cpu: %w", err)
 	}

@@ -1,6 +1,7 @@
 package luavm
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/luainterp/luainterp/internal/quantity"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/podspec"
 )
@@ -164,8 +166,12 @@ func quantityArg(L *lua.LState, n int) resource.Quantity {
 	default:
 		L.ArgError(n, "quantity expected, got "+v.Type().String())
 	}
-	q, err := resource.ParseQuantity(text)
-	if err != nil {
+	q, err := quantity.Parse(text)
+	var tooLarge *quantity.Error
+	switch {
+	case errors.As(err, &tooLarge):
+		L.ArgError(n, err.Error())
+	case err != nil:
 		L.ArgError(n, "quantity "+strconv.Quote(text)+": "+err.Error())
 	}
 	return q

@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate/content"
+
+	"github.com/luainterp/luainterp/internal/quantity"
 )
 
 // parseQuantity reads a quantity given as a string, a whole number or a
@@ -16,7 +18,7 @@ import (
 func parseQuantity(v any) (resource.Quantity, error) {
 	switch v := v.(type) {
 	case string:
-		return resource.ParseQuantity(strings.TrimSpace(v))
+		return quantity.Parse(strings.TrimSpace(v))
 	case int64:
 		return *resource.NewQuantity(v, resource.DecimalSI), nil
 	case int:
@@ -31,7 +33,7 @@ func parseQuantity(v any) (resource.Quantity, error) {
 		if err != nil {
 			return resource.Quantity{}, err
 		}
-		return resource.ParseQuantity(string(text))
+		return quantity.Parse(string(text))
 	case nil:
 		return resource.Quantity{}, nil
 	}

@@ -42,6 +42,11 @@ func TestDiff(t *testing.T) {
 			want: []Difference{{Path: "generation", Kind: Changed, Expected: "8", Actual: int64(8)}},
 		},
 		{
+			// Parsed by value, the two would take minutes (and be equal).
+			name: "quantities too large to parse compare as text", expected: "{cpu: '1e-1000000000'}", actual: "{cpu: '0'}",
+			want: []Difference{{Path: "cpu", Kind: Changed, Expected: "1e-1000000000", Actual: "0"}},
+		},
+		{
 			name: "non-quantity strings compare as text", expected: "{phase: Ready}", actual: "{phase: ready}",
 			want: []Difference{{Path: "phase", Kind: Changed, Expected: "Ready", Actual: "ready"}},
 		},

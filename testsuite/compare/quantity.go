@@ -3,17 +3,17 @@ package compare
 import (
 	"math/big"
 
-	"k8s.io/apimachinery/pkg/api/resource"
+	"github.com/luainterp/luainterp/internal/quantity"
 )
 
 // quantitiesEqual reports whether two strings are the same Kubernetes
 // quantity written two ways ("1" and "1000m", "1Gi" and "1024Mi").
 func quantitiesEqual(a, b string) bool {
-	qa, err := resource.ParseQuantity(a)
+	qa, err := quantity.Parse(a)
 	if err != nil {
 		return false
 	}
-	qb, err := resource.ParseQuantity(b)
+	qb, err := quantity.Parse(b)
 	if err != nil {
 		return false
 	}
