@@ -3,6 +3,7 @@ package scripts_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,13 +22,38 @@ import (
 // for its main path and one for an edge.
 const minCasesPerHook = 2
 
+// bundled is one run of every bundled suite, on a layer recording
+// coverage: TestSuites judges its results and TestScriptCoverage its
+// coverage, so the cases run once for both.
+var bundled struct {
+	once    sync.Once
+	suites  []*testsuite.Suite
+	results [][]*testsuite.Result // per suite
+	cov     *luavm.Coverage
+	layer   *scripts.Layer
+}
+
+// runBundled runs the bundled suites once per test binary.
+func runBundled(t *testing.T) {
+	t.Helper()
+	bundled.once.Do(func() {
+		bundled.cov = luavm.NewCoverage()
+		bundled.layer = scripts.NewLayer(luavm.New(luavm.WithCoverage(bundled.cov)))
+		bundled.suites = loadSuites(t, bundled.layer)
+		for _, suite := range bundled.suites {
+			bundled.results = append(bundled.results, suite.Run(context.Background(), nil, nil))
+		}
+	})
+	require.NotEmpty(t, bundled.suites, "the suites could not be loaded (see the first test that ran them)")
+}
+
 // TestSuites runs every bundled suite, read from the files of this
 // folder, on the layer built from the embedded FS: one subtest per case.
 // Each suite must check every hook its customizations define with
 // several cases, and only objects of its own kind.
 func TestSuites(t *testing.T) {
-	layer := scripts.NewLayer(luavm.New())
-	for _, suite := range loadSuites(t, layer) {
+	runBundled(t)
+	for i, suite := range bundled.suites {
 		t.Run(suite.Name, func(t *testing.T) {
 			gvk := kindOf(suite.Name)
 			perHook := map[interpreter.Operation]int{}
@@ -47,7 +73,7 @@ func TestSuites(t *testing.T) {
 				}
 			}
 
-			for _, r := range suite.Run(context.Background(), nil, nil) {
+			for _, r := range bundled.results[i] {
 				t.Run(r.Case.Operation.String()+"/"+r.Case.Name, func(t *testing.T) {
 					assert.Equal(t, testsuite.Pass, r.Status, explain(r))
 				})
@@ -59,12 +85,9 @@ func TestSuites(t *testing.T) {
 // TestScriptCoverage checks that the suites run every line of every
 // bundled script.
 func TestScriptCoverage(t *testing.T) {
-	cov := luavm.NewCoverage()
-	layer := scripts.NewLayer(luavm.New(luavm.WithCoverage(cov)))
-	for _, suite := range loadSuites(t, layer) {
-		suite.Run(context.Background(), nil, nil)
-	}
-	require.NoError(t, layer.Load())
+	runBundled(t)
+	require.NoError(t, bundled.layer.Load())
+	cov := bundled.cov
 	require.NotEmpty(t, cov.Scripts())
 	for _, script := range cov.Scripts() {
 		t.Run(script, func(t *testing.T) {

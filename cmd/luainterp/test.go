@@ -83,7 +83,7 @@ printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
 		RunE: func(cmd *cobra.Command, paths []string) error { return o.runTests(cmd, paths) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.run, "run", "", "run only the cases whose suite/Operation/name matches this regular expression")
+	f.StringVar(&o.run, "run", "", "run only the cases whose suite/Operation/name matches this regular expression (anchored with ^, suites it cannot match are not loaded)")
 	f.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to this file")
 	o.output = addOutputFlag(cmd, formatText, formatJSON)
 	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "how long one script call may run before its case fails")
@@ -176,8 +176,22 @@ func (r *testRun) suites(ctx context.Context, path string, find func() ([]testsu
 		r.notLoaded(&report.Suite{Name: path, Dir: path, Err: err})
 	}
 	for _, f := range found {
-		r.suite(ctx, f)
+		if r.mayMatch(f.Name) {
+			r.suite(ctx, f)
+		}
 	}
+}
+
+// mayMatch reports whether --run can select cases of the named suite: an
+// anchored --run ("^ray.io/") selects only names that start with its
+// literal prefix, so the suites that cannot are not even loaded.
+func (r *testRun) mayMatch(suite string) bool {
+	if r.selected == nil || !strings.HasPrefix(r.run, "^") {
+		return true
+	}
+	prefix, _ := r.selected.LiteralPrefix()
+	suite += "/"
+	return strings.HasPrefix(suite, prefix) || strings.HasPrefix(prefix, suite)
 }
 
 // suite loads one suite on an engine of its own and runs its cases.

@@ -104,9 +104,10 @@ func TestInterpretBundledScripts(t *testing.T) {
 // repository's root: every bundled suite passes.
 func TestTestBundledSuites(t *testing.T) {
 	t.Chdir("../..")
-	r := run(t, "", "test")
+	// One kind's cases, read from ./scripts: package scripts runs them all.
+	r := run(t, "", "test", "--run", `^apps\.kruise\.io/v1alpha1/CloneSet/`)
 	require.NoError(t, r.err, r.stdout)
 	assert.Contains(t, r.stdout, "--- PASS: apps.kruise.io/v1alpha1/CloneSet/InterpretReplica/")
 	assert.NotContains(t, r.stdout, "FAIL")
-	assert.Regexp(t, `(?m)^\d+ passed, 0 failed\n\z`, r.stdout)
+	assert.Regexp(t, `(?m)^[1-9]\d* passed, 0 failed\n\z`, r.stdout)
 }
