@@ -59,12 +59,16 @@
 //	retention                 Retain(desired, observed) -> obj
 //	statusAggregation         AggregateStatus(desired, statusItems) -> obj
 //	    statusItems: an array of {clusterName, status, applied,
-//	    appliedMessage, health}, status decoded to a table, empty fields absent.
+//	    appliedMessage, health}, status decoded to a table, empty fields
+//	    absent; nil when Request.StatusItems is nil (none known, as Karmada
+//	    passes them), an empty table when it is an empty list.
 //	statusReflection          ReflectStatus(obj) -> status table or nil
 //	healthInterpretation      InterpretHealth(obj) -> boolean
 //	dependencyInterpretation  GetDependencies(obj) -> {reference, ...} or nil
 //	    each {apiVersion, kind, namespace, name or labelSelector}; apiVersion
-//	    and kind are required.
+//	    and kind are required, and name or a valid labelSelector. When
+//	    several customizations of one layer target the kind, every one's
+//	    references are merged (see customization.Layer).
 //
 // Objects arrive as plain Lua tables with their JSON field names; a script
 // may change them freely (each call gets its own). Results come back the

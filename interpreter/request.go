@@ -20,6 +20,8 @@ type Request struct {
 	// DesiredReplicas is the replica count to set (ReviseReplica only).
 	DesiredReplicas int64
 	// StatusItems are the member clusters' statuses (AggregateStatus only).
+	// Nil (none known) and an empty list differ: a Lua script gets nil
+	// for the one and an empty table for the other, as on Karmada.
 	StatusItems []AggregatedStatusItem
 }
 

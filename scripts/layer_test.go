@@ -253,3 +253,25 @@ func object(t *testing.T, apiVersion, kind, body string) *unstructured.Unstructu
 	obj["metadata"] = map[string]any{"name": "example", "namespace": "default"}
 	return &unstructured.Unstructured{Object: obj}
 }
+
+// TestLayerMergesDependencies: as for customizations, every bundled
+// customization of a kind answers InterpretDependency, and the references
+// are merged, each once, sorted.
+func TestLayerMergesDependencies(t *testing.T) {
+	hook := func(name, refs string) string {
+		return "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: " + name + "}\n" +
+			"spec:\n  target: {apiVersion: example.io/v1, kind: Widget}\n  customizations:\n" +
+			"    dependencyInterpretation: {luaScript: 'function GetDependencies(obj) return " + refs + " end'}\n"
+	}
+	secret := `{apiVersion = "v1", kind = "Secret", namespace = "ns", name = "s"}`
+	config := `{apiVersion = "v1", kind = "ConfigMap", namespace = "ns", name = "c"}`
+	fsys := fstest.MapFS{"example.io/v1/Widget/customizations.yaml": {Data: []byte(
+		hook("widget-secrets", "{"+secret+", "+secret+"}") + "---\n" + hook("widget-configs", "{"+config+", "+secret+"}"))}}
+	layer := scripts.NewLayer(luavm.New(), scripts.FromFS(fsys, "tree"))
+	deps, err := interpreter.Typed{Interpreter: layer}.GetDependencies(context.Background(), object(t, "example.io/v1", "Widget", ""))
+	require.NoError(t, err)
+	assert.Equal(t, []interpreter.DependentObjectReference{
+		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "c"},
+		{APIVersion: "v1", Kind: "Secret", Namespace: "ns", Name: "s"},
+	}, deps)
+}

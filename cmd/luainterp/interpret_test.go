@@ -76,24 +76,7 @@ requires:
 		{
 			name: "InterpretDependency",
 			args: []string{"--operation", "InterpretDependency", "--observed-file", exampleWorkload},
-			want: `dependencies:
-- apiVersion: v1
-  kind: ConfigMap
-  name: storefront-config
-  namespace: shop
-- apiVersion: v1
-  kind: Secret
-  name: storefront-db
-  namespace: shop
-- apiVersion: v1
-  kind: ServiceAccount
-  name: storefront
-  namespace: shop
-- apiVersion: v1
-  kind: PersistentVolumeClaim
-  name: storefront-cache
-  namespace: shop
-`,
+			want: exampleDependencies,
 		},
 		{
 			name: "InterpretStatus",
@@ -393,11 +376,37 @@ func TestInterpretWarnings(t *testing.T) {
 	require.NoError(t, r.err)
 	assert.Equal(t, "healthy: true\n", r.stdout)
 	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
-	require.Len(t, lines, 8, r.stderr) // the Deployment, and one per operation of the shadow
+	require.Len(t, lines, 7, r.stderr) // the Deployment, and one per operation of the shadow but dependencyInterpretation
 	more := filepath.Join(dir, "b-more.yaml")
 	assert.Equal(t, "warning: "+more+":1: document 1: skipped apps/v1 Deployment: not a ResourceInterpreterCustomization", lines[0])
 	assert.Equal(t, "warning: "+more+`:10: document 2 "zz-cloneset-shadow": replicaResource for apps.kruise.io/v1alpha1, Kind=CloneSet is also defined by "cloneset-example"; "cloneset-example" is used (customizations apply in name order, the first wins)`, lines[1])
+	assert.NotContains(t, r.stderr, "dependencyInterpretation", "every customization's dependencies are merged: none is shadowed")
+
+	r = run(t, "", "interpret", "-f", dir, "--operation", "InterpretDependency", "--observed-file", exampleWorkload)
+	require.NoError(t, r.err)
+	assert.Equal(t, exampleDependencies, r.stdout, "both customizations' references, each once")
 }
+
+// exampleDependencies are the example customization's dependencies of
+// the example workload, sorted by apiVersion, kind, namespace and name.
+const exampleDependencies = `dependencies:
+- apiVersion: v1
+  kind: ConfigMap
+  name: storefront-config
+  namespace: shop
+- apiVersion: v1
+  kind: PersistentVolumeClaim
+  name: storefront-cache
+  namespace: shop
+- apiVersion: v1
+  kind: Secret
+  name: storefront-db
+  namespace: shop
+- apiVersion: v1
+  kind: ServiceAccount
+  name: storefront
+  namespace: shop
+`
 
 func regexpQuote(s string) string {
 	return strings.NewReplacer(".", `\.`, "(", `\(`, ")", `\)`).Replace(s)

@@ -96,3 +96,27 @@ spec:
 	r = run(t, "", "interpret", "-f", hooks, "--operation", "InterpretHealth", "--observed-file", object, "--timeout", "0s")
 	assert.EqualError(t, r.err, "--timeout: want a positive duration, got 0s")
 }
+
+func TestInterpretStatusItemsNil(t *testing.T) {
+	hooks := suites + "/karmada/widget/customizations.yaml"
+	object := writeFile(t, "widget.yaml", "apiVersion: example.io/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\n")
+	tests := []struct {
+		name   string
+		status []string // the --status-file flag, or nothing
+		want   string
+	}{
+		{"no --status-file: no status items, nil in Lua", nil, `{"apiVersion":"example.io/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns"}}`},
+		{"a file holding []: an empty table", []string{"--status-file", writeFile(t, "empty.yaml", "[]\n")},
+			`{"apiVersion":"example.io/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns"},"status":{"members":0,"readyReplicas":0}}`},
+		{"a file holding null: none", []string{"--status-file", writeFile(t, "null.yaml", "null\n")},
+			`{"apiVersion":"example.io/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"interpret", "-f", hooks, "--operation", "AggregateStatus", "--desired-file", object, "-o", "json"}, tt.status...)
+			r := run(t, "", args...)
+			require.NoError(t, r.err, r.stderr)
+			assert.JSONEq(t, `{"aggregatedStatus":`+tt.want+`}`, r.stdout)
+		})
+	}
+}

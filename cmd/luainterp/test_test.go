@@ -305,3 +305,24 @@ func TestTestBadFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestTestKarmadaSuite runs a suite written as for Karmada: no status
+// items reach the script as nil, an empty list as an empty table, objects
+// written inside status items are ignored (with warnings), and a
+// dependency returned twice is one.
+func TestTestKarmadaSuite(t *testing.T) {
+	stdout, stderr, code := runTest(t, suites+"/karmada")
+	assert.Equal(t, `--- PASS: widget/AggregateStatus/no status items leave the object as it is (0.00s)
+--- PASS: widget/AggregateStatus/statusItems with no value are none (0.00s)
+--- PASS: widget/AggregateStatus/an empty list initialises the status (0.00s)
+--- PASS: widget/AggregateStatus/objects written inside status items are ignored, as by Karmada (0.00s)
+--- PASS: widget/InterpretDependency/a reference returned twice is one dependency (0.00s)
+5 passed, 0 failed
+`, stdout)
+	f := suites + "/karmada/widget/testdata/aggregate.yaml"
+	doc := `document 4 "objects written inside status items are ignored, as by Karmada"`
+	assert.Equal(t, "warning: "+f+":29: "+doc+": statusItems[0].apiVersion: unknown field (ignored)\n"+
+		"warning: "+f+":30: "+doc+": statusItems[0].kind: unknown field (ignored)\n"+
+		"warning: "+f+":31: "+doc+": statusItems[0].metadata: unknown field (ignored)\n", stderr)
+	assert.Equal(t, 0, code)
+}

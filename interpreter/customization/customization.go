@@ -109,6 +109,9 @@ func (s *Set) finish() {
 			continue
 		}
 		for _, op := range c.Operations() {
+			if op == interpreter.InterpretDependency {
+				continue // every customization's dependencies are merged
+			}
 			k := hookKey{c.Target, op}
 			first, taken := winner[k]
 			if !taken {

@@ -29,7 +29,11 @@
 //
 // A Set orders its customizations by name. Several customizations may
 // target one kind; as in Karmada, for each operation the first in name
-// order that defines it is used, and a warning names the others.
+// order that defines it is used, and a warning names the others. But for
+// InterpretDependency, as in Karmada, the script of every customization
+// targeting the kind runs, and their references are merged: each checked
+// (apiVersion, kind, and a name or a valid labelSelector), each once,
+// sorted by apiVersion, kind, namespace and name (MergeDependencies).
 //
 // # The layer
 //

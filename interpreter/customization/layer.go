@@ -18,7 +18,7 @@ import (
 // concurrent use; to reload, build a new Layer and Registry.Set it.
 type Layer struct {
 	engine *luavm.Engine
-	hooks  map[hookKey]*hook
+	hooks  map[hookKey][]*hook       // in name order; only InterpretDependency runs more than the first
 	kinds  []schema.GroupVersionKind // the targets, in name order of their first customization
 }
 
@@ -33,14 +33,15 @@ type hook struct {
 
 // NewLayer compiles every script of set on engine and checks that it
 // defines the function its key requires. For each (kind, operation) the
-// first customization in name order with a script answers. It fails with
+// first customization in name order with a script answers, but for
+// InterpretDependency, which every one answers (see Interpret). It fails with
 // set.Err() when loading found problems, and with an ErrorList naming
 // each script that does not compile or lacks its function.
 func NewLayer(engine *luavm.Engine, set *Set) (*Layer, error) {
 	if err := set.Err(); err != nil {
 		return nil, err
 	}
-	l := &Layer{engine: engine, hooks: map[hookKey]*hook{}}
+	l := &Layer{engine: engine, hooks: map[hookKey][]*hook{}}
 	var errs ErrorList
 	for _, c := range set.Customizations {
 		if !slices.Contains(l.kinds, c.Target) {
@@ -53,9 +54,7 @@ func NewLayer(engine *luavm.Engine, set *Set) (*Layer, error) {
 				continue
 			}
 			k := hookKey{c.Target, op}
-			if _, taken := l.hooks[k]; !taken {
-				l.hooks[k] = h
-			}
+			l.hooks[k] = append(l.hooks[k], h)
 		}
 	}
 	if err := errs.err(); err != nil {
@@ -122,27 +121,49 @@ func (l *Layer) HookEnabled(gvk schema.GroupVersionKind, op interpreter.Operatio
 	return ok
 }
 
-// Hook returns the customization and script answering op for kind gvk.
+// Hook returns the customization and script answering op for kind gvk:
+// for InterpretDependency, the first of those whose answers are merged.
 func (l *Layer) Hook(gvk schema.GroupVersionKind, op interpreter.Operation) (*Customization, *Script, bool) {
-	h, ok := l.hooks[hookKey{gvk, op}]
+	hs, ok := l.hooks[hookKey{gvk, op}]
 	if !ok {
 		return nil, nil, false
 	}
-	return h.customization, h.script, true
+	return hs[0].customization, hs[0].script, true
 }
 
 // Interpret runs the script of the customization that answers req's
 // operation for the object's kind; a script's error is an *Error locating
-// it in the customization's file.
+// it in the customization's file. InterpretDependency runs the script of
+// every customization targeting the kind, in name order, as Karmada does,
+// and answers with their references merged (see MergeDependencies).
 func (l *Layer) Interpret(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
 	if err := req.Validate(); err != nil {
 		return interpreter.Response{Operation: req.Operation}, err
 	}
 	gvk := req.Object.GroupVersionKind()
-	h, ok := l.hooks[hookKey{gvk, req.Operation}]
+	hs, ok := l.hooks[hookKey{gvk, req.Operation}]
 	if !ok {
 		return interpreter.Response{Operation: req.Operation}, &interpreter.NoHookError{GVK: gvk, Operation: req.Operation}
 	}
+	if req.Operation != interpreter.InterpretDependency {
+		return l.run(ctx, hs[0], req)
+	}
+	var all []interpreter.DependentObjectReference // nil only when every script returns nil
+	for _, h := range hs {
+		resp, err := l.run(ctx, h, req)
+		if err != nil {
+			return interpreter.Response{Operation: req.Operation}, err
+		}
+		if all == nil && resp.Dependencies != nil {
+			all = []interpreter.DependentObjectReference{}
+		}
+		all = append(all, resp.Dependencies...)
+	}
+	return interpreter.Response{Operation: req.Operation, Dependencies: MergeDependencies(all)}, nil
+}
+
+// run runs one hook's script on req.
+func (l *Layer) run(ctx context.Context, h *hook, req interpreter.Request) (interpreter.Response, error) {
 	resp, err := l.engine.Run(ctx, h.program, req)
 	if err != nil {
 		return resp, scriptErr(h.customization, h.script, err)

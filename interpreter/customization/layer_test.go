@@ -218,7 +218,7 @@ func BenchmarkLayerGetReplicas(b *testing.B) {
 	require.NoError(b, err)
 	reg := interpreter.NewRegistry().Set(interpreter.LayerCustomization, layer)
 	obj := exampleWorkload(b)
-	direct := layer.hooks[hookKey{obj.GroupVersionKind(), interpreter.InterpretReplica}].program
+	direct := layer.hooks[hookKey{obj.GroupVersionKind(), interpreter.InterpretReplica}][0].program
 
 	b.Run("registry", func(b *testing.B) {
 		b.ReportAllocs()

@@ -32,6 +32,9 @@ func (st *state) arguments(req interpreter.Request, items []any) ([]lua.LValue, 
 	case interpreter.Retain:
 		return []lua.LValue{obj, st.lazyTable(req.ObservedObject.Object)}, nil
 	case interpreter.AggregateStatus:
+		if items == nil {
+			return []lua.LValue{obj, lua.LNil}, nil // no status items, as Karmada passes a nil slice
+		}
 		list, err := st.value(items)
 		if err != nil {
 			return nil, fmt.Errorf("converting argument 2: %w", err)
@@ -75,8 +78,12 @@ func (st *state) response(req interpreter.Request, res []lua.LValue, resp *inter
 }
 
 // statusItems lays out the status items as Lua will see them: JSON field
-// names, empty fields left out, the raw status decoded.
+// names, empty fields left out, the raw status decoded; nil for nil items
+// (nil in Lua), an empty list for an empty one (an empty table).
 func statusItems(items []interpreter.AggregatedStatusItem) ([]any, error) {
+	if items == nil {
+		return nil, nil
+	}
 	list := make([]any, len(items))
 	statuses := jsonDecoder{shareKeys: true}
 	for i, item := range items {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 
 	lua "github.com/yuin/gopher-lua"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -222,14 +223,29 @@ func dependenciesResult(lazy *lazyTables, v lua.LValue) ([]interpreter.Dependent
 		if err := typed(m, &out[i]); err != nil {
 			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
-		switch {
-		case out[i].APIVersion == "":
-			return nil, fmt.Errorf("[%d]: the reference has no apiVersion", i)
-		case out[i].Kind == "":
-			return nil, fmt.Errorf("[%d]: the reference has no kind", i)
+		if err := checkReference(out[i]); err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
 	}
 	return out, nil
+}
+
+// checkReference checks a dependency as Karmada does: apiVersion and
+// kind set, and a name or a label selector that is valid.
+func checkReference(r interpreter.DependentObjectReference) error {
+	switch {
+	case r.APIVersion == "":
+		return errors.New("the reference has no apiVersion")
+	case r.Kind == "":
+		return errors.New("the reference has no kind")
+	case r.Name == "" && r.LabelSelector == nil:
+		return errors.New("the reference has neither name nor labelSelector")
+	case r.LabelSelector != nil:
+		if _, err := metav1.LabelSelectorAsSelector(r.LabelSelector); err != nil {
+			return fmt.Errorf("labelSelector: %w", err)
+		}
+	}
+	return nil
 }
 
 func statusResult(lazy *lazyTables, v lua.LValue) (*runtime.RawExtension, error) {
