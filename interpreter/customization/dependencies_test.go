@@ -108,7 +108,7 @@ func TestLayerDependencyErrors(t *testing.T) {
 			require.NoError(t, err)
 			_, err = interpreter.Typed{Interpreter: layer}.GetDependencies(context.Background(), widgetObject(1))
 			require.Error(t, err, "one script's bad result fails the operation")
-			assert.Equal(t, `deps.yaml:17: document 2 "b": spec.customizations.dependencyInterpretation.luaScript: `+tt.want, err.Error())
+			assert.Equal(t, `deps.yaml:17: document 2 "b": spec.customizations.dependencyInterpretation.luaScript: Lua line 1: `+tt.want, err.Error())
 		})
 	}
 }
