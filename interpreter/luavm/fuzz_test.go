@@ -143,6 +143,9 @@ func ambiguousEmpties(v any) bool {
 				}
 				return false
 			}
+			if inArray {
+				return true // the rule makes an empty table inside an array {}
+			}
 			s = shapeList
 		default:
 			return false

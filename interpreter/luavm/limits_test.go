@@ -281,6 +281,39 @@ end`)
 end`))
 }
 
+func TestStringFormatRefuses(t *testing.T) {
+	e := New(WithMemoryBudget(4 << 20)) // strings of 1 MiB at most
+	tests := []struct{ name, expr, want string }{
+		{"argument indexes", `string.format(string.rep("%[1]s", 1000), string.rep("x", 1000000))`,
+			"invalid option '%[' to 'format' (Lua's options are cdiouxXeEfgGqs)"},
+		{"Go's %v", `string.format("%v", {})`, "invalid option '%v' to 'format' (Lua's options are cdiouxXeEfgGqs)"},
+		{"Go's %T", `string.format("%T", 1)`, "invalid option '%T' to 'format' (Lua's options are cdiouxXeEfgGqs)"},
+		{"Go's %p", `string.format("%p", {})`, "invalid option '%p' to 'format' (Lua's options are cdiouxXeEfgGqs)"},
+		{"a table for %s", `string.format("%s", {})`, "bad argument #2 to format (string expected, got table)"},
+		{"a boolean for %d", `string.format("%d", true)`, "bad argument #2 to format (number expected, got boolean)"},
+		{"a missing argument", `string.format("%s and %s", "a")`, "bad argument #3 to format (no value)"},
+		{"a trailing %", `string.format("100%")`, "invalid conversion '%' to 'format'"},
+		{"%q past the budget", `string.format("%q", string.rep("\0", 400000))`,
+			"script exceeded its memory budget: string.format would build a string of 1600004 bytes, more than the 1048576 allowed"},
+		{"% #x past the budget", `string.format("% #x", string.rep("a", 300000))`,
+			"script exceeded its memory budget: string.format would build a string of 1500004 bytes, more than the 1048576 allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := health(context.Background(), e, "format", "function InterpretHealth(obj)\n  return #"+tt.expr+" > 0\nend")
+			require.Error(t, err)
+			var se *interpreter.ScriptError
+			require.ErrorAs(t, err, &se)
+			assert.Contains(t, err.Error(), "(line 2): "+tt.want)
+		})
+	}
+	t.Run("%u is %d", func(t *testing.T) {
+		require.NoError(t, health(context.Background(), e, "u", `function InterpretHealth(obj)
+  return string.format("%u|%5.2s|%q", 42, "abc", "a\"b") == '42|   ab|"a\\"b"'
+end`))
+	})
+}
+
 func TestHostileSources(t *testing.T) {
 	e := New(WithTimeout(time.Second))
 	deep := func(open, close string, n int) string {

@@ -37,6 +37,8 @@ func TestPatterns(t *testing.T) {
 		{"hello world", `s:find("l+")`, `[3,4]`},
 		{"hello world", `s:find("(o)(r)")`, `[8,9,"o","r"]`},
 		{"hello world", `s:find(".", 1, true)`, `{}`},
+		{"abc", `s:find("()%1")`, `{}`}, // a back reference to a position capture never matches, as in C Lua
+		{"abab", `s:find("(ab)%1")`, `[1,4,"ab"]`},
 		{"a.b", `s:find(".", 1, true)`, `[2,2]`},
 		{"hello", `s:find("l", -2)`, `[4,4]`},
 		{"hello", `s:find("")`, `[1,0]`},

@@ -340,7 +340,9 @@ func (m *matcher) matchCapture(s int, digit byte) int {
 		m.fail("invalid capture index")
 	}
 	c := m.capture[l]
-	if len(m.src)-s >= c.len && m.src[c.start:c.start+c.len] == m.src[s:s+c.len] {
+	// A position capture has no text: C Lua compares its length (-2) as
+	// an unsigned size, so a back reference to one never matches.
+	if c.len >= 0 && len(m.src)-s >= c.len && m.src[c.start:c.start+c.len] == m.src[s:s+c.len] {
 		return s + c.len
 	}
 	return -1

@@ -69,13 +69,19 @@ func (bd *Bounds) Rep(L *lua.LState) int {
 	return 1
 }
 
-// Format is string.format: it checks the directives and the size of what
-// it could produce, then lets gopher-lua's format do the work.
+// Format is string.format with Lua's directives only: it checks each
+// directive and its argument, works out the longest string they can
+// produce, then lets gopher-lua's format (Go's fmt underneath) do the
+// work. Refused, as C Lua refuses them: Go's own verbs and argument
+// indexes (%v, %T, %p, %[1]s), which would print Go type names and
+// addresses or reuse one argument without bound; a missing argument; a
+// table, boolean or nil where a string or number is due. %u, which Go
+// lacks, is formatted as %d.
 func (bd *Bounds) Format(format lua.LGFunction) lua.LGFunction {
 	return func(L *lua.LState) int {
 		f := L.CheckString(1)
-		size := len(f)
-		directives := 0
+		size, rewritten := len(f), []byte(nil)
+		arg := 1
 		for i := 0; i < len(f); i++ {
 			if f[i] != '%' {
 				continue
@@ -84,37 +90,105 @@ func (bd *Bounds) Format(format lua.LGFunction) lua.LGFunction {
 			if i < len(f) && f[i] == '%' {
 				continue
 			}
-			directives++
+			spec := i - 1
 			for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
 				i++
 			}
+			width, precision := 0, -1
 			for _, part := range []string{"width", "precision"} {
 				if part == "precision" {
 					if i >= len(f) || f[i] != '.' {
 						break
 					}
 					i++
+					precision = 0
 				}
 				start := i
+				n := 0
 				for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+					n = 10*n + int(f[i]-'0')
 					i++
 				}
 				if i-start > 2 {
 					L.RaiseError("invalid format (%s too long, at most %d)", part, maxFormatWidth)
 				}
+				if part == "width" {
+					width = n
+				} else {
+					precision = n
+				}
+			}
+			if i >= len(f) {
+				L.RaiseError("invalid conversion '%s' to 'format'", f[spec:])
+			}
+			conv := f[i]
+			if strings.IndexByte(luaVerbs, conv) < 0 {
+				L.RaiseError("invalid option '%%%c' to 'format' (Lua's options are %s)", conv, luaVerbs)
+			}
+			if conv == 'u' {
+				if rewritten == nil {
+					rewritten = []byte(f)
+				}
+				rewritten[i] = 'd'
+			}
+			arg++
+			size += width + directiveSize(L, arg, conv, precision)
+			if size > bd.MaxString {
+				bd.checkSize("string.format", size)
 			}
 		}
-		for i := 2; i <= L.GetTop(); i++ {
-			size += maxFormatWidth + 2
-			if s, ok := L.Get(i).(lua.LString); ok {
-				size += 2 * len(s)
-			}
+		if rewritten != nil {
+			L.Replace(1, lua.LString(rewritten))
 		}
-		size += directives * maxFormatWidth
-		bd.checkSize("string.format", size)
 		return format(L)
 	}
 }
+
+// luaVerbs are the conversions of Lua's string.format.
+const luaVerbs = "cdiouxXeEfgGqs"
+
+// directiveSize checks argument n of string.format against conversion
+// conv and returns the most bytes the directive can produce, width aside.
+func directiveSize(L *lua.LState, n int, conv byte, precision int) int {
+	v := L.Get(n)
+	if n > L.GetTop() {
+		L.ArgError(n, "no value")
+	}
+	switch conv {
+	case 's', 'q', 'x', 'X':
+		str, ok := v.(lua.LString)
+		if !ok {
+			if _, isNumber := v.(lua.LNumber); !isNumber {
+				want := "string"
+				if conv == 'x' || conv == 'X' {
+					want = "number"
+				}
+				L.ArgError(n, want+" expected, got "+v.Type().String())
+			}
+			return numberSize + max(precision, 0)
+		}
+		switch {
+		case conv == 'q':
+			return 4*len(str) + 2 // every byte escaped as \xNN at worst, and the quotes
+		case conv == 'x' || conv == 'X':
+			return 5 * len(str) // "0xNN " per byte at worst (the # and space flags)
+		case precision >= 0:
+			return min(precision, len(str))
+		}
+		return len(str)
+	}
+	if _, ok := v.(lua.LNumber); !ok {
+		if _, isString := v.(lua.LString); !isString {
+			L.ArgError(n, "number expected, got "+v.Type().String())
+		}
+	}
+	return numberSize + max(precision, 0)
+}
+
+// numberSize bounds a number formatted without width or precision: an
+// int64 takes 20 bytes, a float64 in %e or %g 24, in %f up to 330
+// (1e308 written out).
+const numberSize = 330
 
 // TableConcat is table.concat.
 func (bd *Bounds) TableConcat(L *lua.LState) int {
