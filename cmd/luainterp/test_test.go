@@ -326,3 +326,21 @@ func TestTestKarmadaSuite(t *testing.T) {
 		"warning: "+f+":31: "+doc+": statusItems[0].metadata: unknown field (ignored)\n", stderr)
 	assert.Equal(t, 0, code)
 }
+
+func TestTestJSONUnreadableFile(t *testing.T) {
+	stdout, _, code := runTest(t, "-o", "json", suites+"/broken/bad-case")
+	assert.Equal(t, 1, code)
+	var got struct {
+		Suites []struct {
+			Cases []map[string]any
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+	require.Len(t, got.Suites, 1)
+	require.Len(t, got.Suites[0].Cases, 3)
+	unread := got.Suites[0].Cases[2]
+	assert.Equal(t, suites+"/broken/bad-case/testdata/unparsable.yaml document 1", unread["name"])
+	assert.Equal(t, "fail", unread["status"])
+	assert.NotContains(t, unread, "operation", "a file that cannot be read has no operation")
+	assert.Equal(t, []any{"invalid YAML: did not find expected ',' or ']'"}, unread["failures"])
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/testsuite"
 	"github.com/luainterp/luainterp/testsuite/compare"
 )
@@ -32,7 +33,7 @@ type (
 	}
 	jsonCase struct {
 		Name        string               `json:"name"`
-		Operation   string               `json:"operation"`
+		Operation   string               `json:"operation,omitempty"` // none for a case that could not be read
 		File        string               `json:"file"`
 		Line        int                  `json:"line"`
 		Document    int                  `json:"document"`
@@ -60,7 +61,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 		for _, res := range s.Results {
 			js.Cases = append(js.Cases, jsonCase{
 				Name:        res.Name,
-				Operation:   res.Case.Operation.String(),
+				Operation:   operationName(res.Case.Operation),
 				File:        res.Case.Source.File,
 				Line:        res.Case.Source.Line,
 				Document:    res.Case.Source.Document,
@@ -84,4 +85,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// operationName is the wire name of op, "" for none.
+func operationName(op interpreter.Operation) string {
+	if !op.Valid() {
+		return ""
+	}
+	return op.String()
 }
