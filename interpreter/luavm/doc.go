@@ -62,8 +62,10 @@
 // getmetatable, load, loadfile, loadstring, module, newproxy, rawequal,
 // rawget, rawset, setfenv and setmetatable; table; math; string without
 // dump; os with only time and date; require, which loads the preloaded
-// modules kube and json (and returns the libraries above by name); and
-// print, which writes a line to the sink of WithPrint or ContextWithPrint.
+// modules kube and json, the engine's own modules (WithModule: Go
+// functions, and Go values bridged by gopher-luar), and returns the
+// libraries above by name; and print, which writes a line to the sink of
+// WithPrint or ContextWithPrint.
 //
 // Every call has a deadline (WithTimeout, or the context's if earlier)
 // that pcall cannot catch, and that also stops pattern matching (find,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	lua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -137,4 +138,48 @@ end`)
 	// line 2: 1
 	// line 3: 1
 	// line 5: 0
+}
+
+// The module fleet, as the script below sees it:
+//
+//	region(cluster) -> string
+//	    The region a member cluster runs in, "" when unknown (a Go
+//	    function written against gopher-lua).
+//	maxReplicas(namespace) -> number
+//	    The most replicas a namespace may ask for (a plain Go function,
+//	    bridged by gopher-luar).
+func ExampleWithModule() {
+	regions := map[string]string{"member1": "eu-west", "member2": "us-east"}
+	e := luavm.New(
+		luavm.WithPrint(func(line string) { fmt.Println(line) }),
+		luavm.WithModule("fleet", map[string]any{
+			"region": lua.LGFunction(func(L *lua.LState) int {
+				L.Push(lua.LString(regions[L.CheckString(1)]))
+				return 1
+			}),
+			"maxReplicas": func(namespace string) int {
+				if namespace == "prod" {
+					return 10
+				}
+				return 2
+			},
+		}),
+	)
+	s, err := e.Compile("fleet-replicas", `
+local fleet = require("fleet")
+function GetReplicas(obj)
+  print("member1 is in " .. fleet.region("member1"))
+  return math.min(obj.spec.replicas, fleet.maxReplicas(obj.metadata.namespace)), nil
+end`)
+	if err != nil {
+		panic(err)
+	}
+	replicas, _, err := e.Hook(s).GetReplicas(context.Background(), deployment())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(replicas)
+	// Output:
+	// member1 is in eu-west
+	// 2
 }

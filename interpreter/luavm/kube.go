@@ -38,14 +38,7 @@ var kubeModule = map[string]moduleFunction{
 	"getResourceQuantity":     kubeGetResourceQuantity,
 }
 
-// moduleFunction is a function of a module, bound to the state it runs on.
-type moduleFunction func(st *state, L *lua.LState) int
-
 // modules are the modules require loads, by name.
-var modules = map[string]map[string]moduleFunction{
-	"kube": kubeModule,
-	"json": jsonModule,
-}
 
 func kubeAccuratePodRequirements(st *state, L *lua.LState) int {
 	spec := st.podSpecArg(L)

@@ -42,7 +42,7 @@ func Lint(name, source string) ([]Finding, error) {
 	for global, line := range l.read {
 		if !l.assigned[global] && !slices.Contains(sandboxGlobals, global) {
 			msg := fmt.Sprintf("global %q is read but never assigned, and the sandbox has none", global)
-			if _, module := modules[global]; module {
+			if _, module := builtinModules[global]; module {
 				msg += fmt.Sprintf(" (local %s = require(%q)?)", global, global)
 			}
 			findings = append(findings, Finding{Line: line, Message: msg})
@@ -223,8 +223,8 @@ func (l *linter) require(call *ast.FuncCallExpr, s *scope) {
 		return
 	}
 	msg := fmt.Sprintf("require(%q): Karmada's Lua VM has no module %q, so the script fails there", arg.Value, arg.Value)
-	if _, here := modules[arg.Value]; !here {
-		msg = fmt.Sprintf("require(%q): no such module (require loads %s)", arg.Value, strings.Join(sortedKeys(modules), ", "))
+	if _, here := builtinModules[arg.Value]; !here {
+		msg = fmt.Sprintf("require(%q): no such module (require loads %s)", arg.Value, strings.Join(sortedKeys(builtinModules), ", "))
 	}
 	l.requires = append(l.requires, Finding{Line: call.Line(), Message: msg})
 }

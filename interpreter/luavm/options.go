@@ -20,6 +20,7 @@ type config struct {
 	maxStates int
 	print     func(string)
 	coverage  *Coverage
+	modules   map[string]map[string]any // WithModule
 }
 
 func defaultConfig() config {

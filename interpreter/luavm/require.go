@@ -2,7 +2,6 @@ package luavm
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -23,9 +22,7 @@ func (st *state) require(L *lua.LState) int {
 		L.Push(L.GetField(st.env, name))
 		return 1
 	}
-	names := append(sortedKeys(st.modules), sortedKeys(st.libs)...)
-	slices.Sort(names)
-	L.RaiseError("module %q not found: require loads only %s", name, strings.Join(names, ", "))
+	L.RaiseError("module %q not found: require loads only %s", name, st.moduleNames())
 	return 0
 }
 

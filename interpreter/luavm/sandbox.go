@@ -120,12 +120,7 @@ func newState(cfg *config) *state {
 		"date": fn(luafix.OsDate(gfunc(os["date"]))),
 		"time": fn(st.materializing(gfunc(os["time"]))),
 	}
-	for name, funcs := range modules {
-		st.modules[name] = members{}
-		for fname, f := range funcs {
-			st.modules[name][fname] = fn(func(L *lua.LState) int { return f(st, L) })
-		}
-	}
+	st.addModules(cfg.modules)
 
 	st.globals = map[string]global{"_G": {bit: 1}}
 	add := func(name string, g global) {
