@@ -11,7 +11,7 @@ import (
 )
 
 // encodeManifest encodes obj as compact JSON with sorted keys, byte for
-// byte as json.Marshal does (§10: keys sorted by bytes, <, >, &, U+2028
+// byte as json.Marshal does (docs/binding.md §10: keys sorted by bytes, <, >, &, U+2028
 // and U+2029 escaped, floats in ES6 form), without reflection: the JSON
 // types an unstructured object holds are written straight into a pooled
 // buffer. Any other value, a NaN or an infinity, or nesting deeper than

@@ -14,7 +14,7 @@ import (
 	"github.com/luainterp/luainterp/binding/api"
 )
 
-// TestStatefulFailoverInjection is §4.9: with the feature gate on, the
+// TestStatefulFailoverInjection is docs/binding.md §4.9: with the feature gate on, the
 // labels the last eviction task preserved go on the manifest, only for a
 // binding with one target cluster whose last task purged Directly from a
 // cluster other than this one; the Work's own labels stay as they are.

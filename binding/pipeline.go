@@ -88,7 +88,7 @@ type prepared struct {
 	templateWorkName string
 }
 
-// workName is the Work name of clone (§5), from its kind, name and
+// workName is the Work name of clone (docs/binding.md §5), from its kind, name and
 // namespace after the overrides.
 func (b *prepared) workName(clone *unstructured.Unstructured) string {
 	key := [3]string{clone.GetKind(), clone.GetName(), clone.GetNamespace()}

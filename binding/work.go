@@ -121,7 +121,7 @@ func annotation(obj *unstructured.Unstructured, key string) string {
 	return v
 }
 
-// permanentIDLabel is the binding's identity label (§4.5).
+// permanentIDLabel is the binding's identity label (docs/binding.md §4.5).
 func permanentIDLabel(b *api.ResourceBinding) (key, value string) {
 	if b.IsCluster() {
 		return api.ClusterResourceBindingPermanentIDLabel, b.PermanentID()

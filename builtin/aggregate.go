@@ -26,7 +26,7 @@ type statusAggregation[T, S any] struct {
 // handler returns the AggregateStatus handler: fold the members' statuses
 // and, when the result differs from the old status (deep equality, as
 // Karmada compares them), write it into the typed object and re-encode
-// that; otherwise return the object as it is (spec §2.4). Only the fields
+// that; otherwise return the object as it is (docs/builtin.md §2.4). Only the fields
 // fold reads are decoded until a change is known.
 func (a statusAggregation[T, S]) handler() aggregateHandler {
 	return func(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {

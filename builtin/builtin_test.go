@@ -14,7 +14,7 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// The operation columns of the spec's kind × operation matrix (§1).
+// The operation columns of the kind × operation matrix (docs/builtin.md §1).
 const (
 	rep = 1 << iota // InterpretReplica
 	rev             // ReviseReplica
@@ -30,7 +30,7 @@ var columns = map[interpreter.Operation]int{
 }
 
 func TestHookEnabled(t *testing.T) {
-	// The matrix of spec §1, row by row; InterpretStatus is claimed for
+	// The matrix of docs/builtin.md §1, row by row; InterpretStatus is claimed for
 	// every kind and InterpretComponent for none.
 	matrix := []struct {
 		apiVersion, kind string

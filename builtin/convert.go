@@ -26,7 +26,7 @@ func toTyped(obj *unstructured.Unstructured, into any) error {
 }
 
 // fromTyped encodes a typed object back to unstructured with the default
-// converter: the typed re-encode of spec §2.4, with its artefacts.
+// converter: the typed re-encode of docs/builtin.md §2.4, with its artefacts.
 func fromTyped(typed any) (*unstructured.Unstructured, error) {
 	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
 	if err != nil {
@@ -121,7 +121,7 @@ func nestedCount(obj map[string]any, fields ...string) (int32, bool, error) {
 }
 
 // nestedInt64 reads an int64 field, the type the Kubernetes JSON decoder
-// gives whole numbers; any other type is an error (spec §2.3).
+// gives whole numbers; any other type is an error (docs/builtin.md §2.3).
 func nestedInt64(obj map[string]any, fields ...string) (int64, bool, error) {
 	v, found, err := unstructured.NestedFieldNoCopy(obj, fields...)
 	if err != nil || !found {
@@ -138,7 +138,7 @@ func nestedInt64(obj map[string]any, fields ...string) (int64, bool, error) {
 }
 
 // reflectWholeStatus is the InterpretStatus of kinds without a dedicated
-// one: the whole status, keys sorted, or nil when there is none (spec §3.17).
+// one: the whole status, keys sorted, or nil when there is none (docs/builtin.md §3.17).
 func reflectWholeStatus(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
 	status, found, err := unstructured.NestedFieldNoCopy(obj.Object, "status")
 	if err != nil || !found {

@@ -15,7 +15,7 @@ import (
 )
 
 // podTemplateDependencies returns the InterpretDependency handler of a
-// kind whose pod spec is at path (spec §2.6).
+// kind whose pod spec is at path (docs/builtin.md §2.6).
 func podTemplateDependencies(path ...string) func(*unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
 	return func(obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error) {
 		spec, err := podSpecAt(obj, path...)

@@ -12,7 +12,7 @@ import (
 const resourceTemplateGenerationAnnotation = "resourcetemplate.karmada.io/generation"
 
 // federatedGeneration is what the reflected status of Deployment,
-// ReplicaSet, StatefulSet and DaemonSet adds to the member's status (spec §2.7).
+// ReplicaSet, StatefulSet and DaemonSet adds to the member's status (docs/builtin.md §2.7).
 type federatedGeneration struct {
 	Generation                 int64 `json:"generation,omitempty"`
 	ResourceTemplateGeneration int64 `json:"resourceTemplateGeneration,omitempty"`

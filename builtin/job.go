@@ -16,7 +16,7 @@ import (
 var now = metav1.Now
 
 // reflectJob reflects conditions, start and completion times and the pod
-// counters (spec §3.5).
+// counters (docs/builtin.md §3.5).
 func reflectJob(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
 	status := &batchv1.JobStatus{}
 	found, err := decodeStatus(obj, status)
@@ -29,7 +29,7 @@ func reflectJob(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
 	})
 }
 
-// aggregateJob folds the members' Job statuses into a new one (spec §3.5).
+// aggregateJob folds the members' Job statuses into a new one (docs/builtin.md §3.5).
 // A template already Complete or Failed is left as it is.
 var aggregateJob = statusAggregation[batchv1.Job, batchv1.JobStatus]{
 	status: func(job *batchv1.Job) *batchv1.JobStatus { return &job.Status },
@@ -130,7 +130,7 @@ func hasCondition(conditions []batchv1.JobCondition, kind batchv1.JobConditionTy
 }
 
 // aggregateCronJob concatenates the members' active Jobs and takes the
-// latest schedule and success times (spec §3.6).
+// latest schedule and success times (docs/builtin.md §3.6).
 var aggregateCronJob = statusAggregation[batchv1.CronJob, batchv1.CronJobStatus]{
 	status: func(c *batchv1.CronJob) *batchv1.CronJobStatus { return &c.Status },
 	fold: func(_ *batchv1.CronJob, items []interpreter.AggregatedStatusItem) (batchv1.CronJobStatus, error) {

@@ -12,7 +12,7 @@ import (
 
 // handlers are the operations the built-in layer answers for one kind; a
 // nil field means no handler. InterpretStatus falls back to the whole
-// status for every kind without a dedicated reflection (spec §3.17).
+// status for every kind without a dedicated reflection (docs/builtin.md §3.17).
 type handlers struct {
 	replica    func(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error)
 	revise     func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
@@ -43,7 +43,7 @@ var (
 	serviceImportGVK = schema.GroupVersionKind{Group: "multicluster.x-k8s.io", Version: "v1alpha1", Kind: "ServiceImport"}
 )
 
-// kinds is the registration table of the built-in layer (spec §1): which
+// kinds is the registration table of the built-in layer (docs/builtin.md §1): which
 // operations it answers for which kind, and how. HookEnabled, Kinds and
 // every operation derive from it.
 var kinds = map[schema.GroupVersionKind]handlers{

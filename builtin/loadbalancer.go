@@ -8,7 +8,7 @@ import (
 )
 
 // mergeIngress merges load-balancer ingress entries reported by several
-// clusters (spec §2.8): entries with the same hostname, ip and ipMode
+// clusters (docs/builtin.md §2.8): entries with the same hostname, ip and ipMode
 // become one whose ports are the union of theirs; ports and entries come
 // out sorted. Nil when there are no entries.
 func mergeIngress(entries []corev1.LoadBalancerIngress) []corev1.LoadBalancerIngress {

@@ -7,7 +7,7 @@ import (
 )
 
 // retainPod keeps the member's node, service account, volumes and the
-// volume mounts of the containers both sides have (spec §3.7). The result
+// volume mounts of the containers both sides have (docs/builtin.md §3.7). The result
 // is a typed re-encode of desired.
 func retainPod(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	pod, member := &corev1.Pod{}, &corev1.Pod{}
@@ -39,7 +39,7 @@ func retainVolumeMounts(desired, observed []corev1.Container) {
 }
 
 // aggregatePod folds the members' pod phases and container states into a
-// new status (spec §3.7). A nil item list re-encodes the template as it is.
+// new status (docs/builtin.md §3.7). A nil item list re-encodes the template as it is.
 func aggregatePod(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
 	if items == nil {
 		pod := &corev1.Pod{}

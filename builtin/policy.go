@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// PodDisruptionBudget and HorizontalPodAutoscaler: counters (spec §3.14, §3.15).
+// PodDisruptionBudget and HorizontalPodAutoscaler: counters (docs/builtin.md §3.14, §3.15).
 
 // reflectPodDisruptionBudget reflects the budget counters and disrupted pods.
 func reflectPodDisruptionBudget(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {

@@ -12,7 +12,7 @@ import (
 )
 
 // TestReflectStatusJSON checks the exact bytes of reflected statuses: key
-// order, omitted and always-written fields (spec §2.9), which the
+// order, omitted and always-written fields (docs/builtin.md §2.9), which the
 // semantic comparison of test cases does not see.
 func TestReflectStatusJSON(t *testing.T) {
 	tests := []struct {

@@ -11,7 +11,7 @@ import (
 
 // The Retain handlers copy the fields a member cluster owns from observed
 // into a copy of desired. All but Pod's edit the unstructured copy in place
-// (spec §2.4).
+// (docs/builtin.md §2.4).
 
 const (
 	retainReplicasLabel = "resourcetemplate.karmada.io/retain-replicas"

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// Service and Ingress: load-balancer status (spec §3.8, §3.9).
+// Service and Ingress: load-balancer status (docs/builtin.md §3.8, §3.9).
 
 // reflectService reflects the load balancer of a LoadBalancer Service; any
 // other Service, one whose type is not a string included, reflects nothing.

@@ -6,7 +6,7 @@ import (
 )
 
 // aggregatePersistentVolumeClaim: Bound unless a member is Lost (which
-// ends the scan) or in another phase, the last of which wins (spec §3.10).
+// ends the scan) or in another phase, the last of which wins (docs/builtin.md §3.10).
 var aggregatePersistentVolumeClaim = statusAggregation[corev1.PersistentVolumeClaim, corev1.PersistentVolumeClaimStatus]{
 	status: func(pvc *corev1.PersistentVolumeClaim) *corev1.PersistentVolumeClaimStatus { return &pvc.Status },
 	fold: func(_ *corev1.PersistentVolumeClaim, items []interpreter.AggregatedStatusItem) (corev1.PersistentVolumeClaimStatus, error) {
@@ -30,7 +30,7 @@ var aggregatePersistentVolumeClaim = statusAggregation[corev1.PersistentVolumeCl
 }.handler()
 
 // persistentVolumePhases are the phases a PersistentVolume aggregates to,
-// most significant first (spec §3.11).
+// most significant first (docs/builtin.md §3.11).
 var persistentVolumePhases = []corev1.PersistentVolumePhase{
 	corev1.VolumeFailed, corev1.VolumePending, corev1.VolumeAvailable, corev1.VolumeBound, corev1.VolumeReleased,
 }

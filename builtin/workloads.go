@@ -8,10 +8,10 @@ import (
 )
 
 // Deployment, ReplicaSet, StatefulSet and DaemonSet: reflected status with
-// generation tracking, aggregation by sums, and health (spec §3.1-§3.4).
+// generation tracking, aggregation by sums, and health (docs/builtin.md §3.1-§3.4).
 
 // The reflected statuses: generation fields first, then the kind's own
-// status fields in their Kubernetes order (spec §2.9).
+// status fields in their Kubernetes order (docs/builtin.md §2.9).
 type (
 	deploymentStatus struct {
 		federatedGeneration
@@ -70,7 +70,7 @@ func reflectReplicaSet(obj *unstructured.Unstructured) (*runtime.RawExtension, e
 	})
 }
 
-// reflectStatefulSet does not reflect observedGeneration (spec §5.1).
+// reflectStatefulSet does not reflect observedGeneration (docs/builtin.md §5.1).
 func reflectStatefulSet(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
 	return reflectGenerated(obj, &appsv1.StatefulSetStatus{}, func(g federatedGeneration, s *appsv1.StatefulSetStatus) any {
 		return statefulSetStatus{g, appsv1.StatefulSetStatus{
@@ -131,7 +131,7 @@ var aggregateReplicaSet = statusAggregation[appsv1.ReplicaSet, appsv1.ReplicaSet
 }.handler()
 
 // aggregateStatefulSet compares each member's resourceTemplateGeneration
-// with the member's own generation, not the template's (spec §5.1).
+// with the member's own generation, not the template's (docs/builtin.md §5.1).
 var aggregateStatefulSet = statusAggregation[appsv1.StatefulSet, appsv1.StatefulSetStatus]{
 	status: func(sts *appsv1.StatefulSet) *appsv1.StatefulSetStatus { return &sts.Status },
 	fold: func(sts *appsv1.StatefulSet, items []interpreter.AggregatedStatusItem) (appsv1.StatefulSetStatus, error) {
@@ -153,7 +153,7 @@ var aggregateStatefulSet = statusAggregation[appsv1.StatefulSet, appsv1.Stateful
 
 // aggregateDaemonSet compares the whole old status with one holding only
 // the eight aggregated fields, so a status with conditions is always
-// rewritten (spec §3.4); collisionCount and conditions are kept.
+// rewritten (docs/builtin.md §3.4); collisionCount and conditions are kept.
 var aggregateDaemonSet = statusAggregation[appsv1.DaemonSet, appsv1.DaemonSetStatus]{
 	status: func(ds *appsv1.DaemonSet) *appsv1.DaemonSetStatus { return &ds.Status },
 	fold: func(ds *appsv1.DaemonSet, items []interpreter.AggregatedStatusItem) (appsv1.DaemonSetStatus, error) {

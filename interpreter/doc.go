@@ -46,6 +46,9 @@
 //
 // # The script contract
 //
+// docs/lua-api.md in the repository has the contract in full, with the
+// modules, the sandbox and embedder modules.
+//
 // A Lua hook is the luaScript of one key of a ResourceInterpreterCustomization.
 // It runs once per call, in fresh globals, and must define the global
 // function of its key; the engine calls it and checks what it returns:
@@ -112,5 +115,6 @@
 //
 // An operation no layer answers fails with a *NoHookError, matched by
 // errors.Is(err, ErrNoHook). A failing Lua hook returns a *ScriptError
-// naming the customization, the operation and the script line.
+// naming the customization, the operation and the script line, with the
+// line's text, its column where known, and the Lua stack, innermost first.
 package interpreter

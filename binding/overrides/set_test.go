@@ -25,7 +25,7 @@ func cluster(name string, labels map[string]string, provider, region string, zon
 	return c
 }
 
-// TestApplyOrder is the spec's §7.3 example: a MatchAll policy applies
+// TestApplyOrder is the example of docs/binding.md §7.3: a MatchAll policy applies
 // before a MatchName one, and rules apply in declared order, yet the
 // annotation lists entries by policy name.
 func TestApplyOrder(t *testing.T) {
@@ -75,7 +75,7 @@ spec:
 	}
 }
 
-// TestAppliedAnnotationEncoding is the spec's §4.8 fuller example.
+// TestAppliedAnnotationEncoding is a fuller example of docs/binding.md §4.8.
 func TestAppliedAnnotationEncoding(t *testing.T) {
 	set, err := NewSet(policies(t, `
 kind: ClusterOverridePolicy

@@ -6,7 +6,7 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// Dependencies lists the objects a pod spec refers to (spec §2.6).
+// Dependencies lists the objects a pod spec refers to (docs/builtin.md §2.6).
 func Dependencies(podSpec map[string]any, namespace string) ([]interpreter.DependentObjectReference, error) {
 	var names referencedNames
 	if err := names.collect(podSpec); err != nil {

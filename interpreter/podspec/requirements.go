@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// Requirements computes what one replica of a pod spec needs (spec §2.5);
+// Requirements computes what one replica of a pod spec needs (docs/builtin.md §2.5);
 // nil when nothing is required.
 func Requirements(podSpec map[string]any) (*interpreter.ReplicaRequirements, error) {
 	claim, err := nodeClaim(podSpec)
@@ -113,7 +113,7 @@ func fromUnstructured(v any, into any) error {
 }
 
 // resourceRequest totals the effective requests of the pod spec's
-// containers (spec §2.5 steps 1-7); nil when no total is positive.
+// containers (docs/builtin.md §2.5 steps 1-7); nil when no total is positive.
 func resourceRequest(podSpec map[string]any) (corev1.ResourceList, error) {
 	var total account
 	for _, group := range [...]struct {
