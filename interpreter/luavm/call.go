@@ -68,7 +68,7 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 
 	L := st.L
 	L.SetContext(cc)
-	st.print, st.limit, st.limitMessage = e.printSink(ctx), nil, ""
+	st.print, st.printed, st.limit, st.limitMessage = e.printSink(ctx), 0, nil, ""
 	chunk := L.NewFunctionFromProto(s.proto)
 	chunk.Env = st.newEnv()
 	L.Push(chunk)

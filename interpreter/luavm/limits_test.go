@@ -350,3 +350,20 @@ func TestHostileSources(t *testing.T) {
 		})
 	}
 }
+
+func TestPrintBudget(t *testing.T) {
+	e := New(WithPrintBudget(10))
+	var lines []string
+	ctx := ContextWithPrint(context.Background(), func(line string) { lines = append(lines, line) })
+	require.NoError(t, health(ctx, e, "chatty", `function InterpretHealth(obj)
+  print("abc", "de")
+  print(string.rep("x", 1e6))
+  for i = 1, 1e5 do print("more") end
+  return true
+end`))
+	assert.Equal(t, []string{"abc\tde", "xxxx" + PrintCut}, lines)
+
+	lines = nil
+	require.NoError(t, health(ctx, e, "next call", `function InterpretHealth(obj) print("again") return true end`))
+	assert.Equal(t, []string{"again"}, lines, "the budget is per call")
+}

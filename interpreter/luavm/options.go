@@ -9,26 +9,29 @@ import (
 const (
 	DefaultTimeout      = time.Second
 	DefaultMemoryBudget = 128 << 20
+	DefaultPrintBudget  = 64 << 10
 )
 
 // Option configures an Engine.
 type Option func(*config)
 
 type config struct {
-	timeout   time.Duration
-	budget    int64
-	maxStates int
-	print     func(string)
-	coverage  *Coverage
-	modules   map[string]map[string]any // WithModule
+	timeout     time.Duration
+	budget      int64
+	maxStates   int
+	print       func(string)
+	printBudget int
+	coverage    *Coverage
+	modules     map[string]map[string]any // WithModule
 }
 
 func defaultConfig() config {
 	return config{
-		timeout:   DefaultTimeout,
-		budget:    DefaultMemoryBudget,
-		maxStates: max(8, 2*runtime.GOMAXPROCS(0)),
-		print:     func(string) {},
+		timeout:     DefaultTimeout,
+		budget:      DefaultMemoryBudget,
+		maxStates:   max(8, 2*runtime.GOMAXPROCS(0)),
+		print:       func(string) {},
+		printBudget: DefaultPrintBudget,
 	}
 }
 
@@ -77,6 +80,17 @@ func WithPrint(fn func(line string)) Option {
 	return func(c *config) {
 		if fn != nil {
 			c.print = fn
+		}
+	}
+}
+
+// WithPrintBudget sets how many bytes one call may print
+// (DefaultPrintBudget when unset): past it, the output is cut with
+// PrintCut and the call goes on.
+func WithPrintBudget(bytes int) Option {
+	return func(c *config) {
+		if bytes > 0 {
+			c.printBudget = bytes
 		}
 	}
 }

@@ -26,15 +26,35 @@ func (st *state) require(L *lua.LState) int {
 	return 0
 }
 
-// printLine is print: its arguments, tab-separated, as one line to the call's sink.
+// printLine is print: its arguments, tab-separated, as one line to the
+// call's sink. A call prints at most the print budget: the line that
+// crosses it is cut and ends with PrintCut, and later lines are dropped;
+// the call goes on.
 func (st *state) printLine(L *lua.LState) int {
-	parts := make([]string, L.GetTop())
-	for i := range parts {
-		parts[i] = L.ToStringMeta(L.Get(i + 1)).String()
+	left := st.cfg.printBudget - st.printed
+	if left < 0 {
+		return 0
 	}
-	st.print(strings.Join(parts, "\t"))
+	var b strings.Builder
+	for i := 1; i <= L.GetTop() && b.Len() <= left; i++ {
+		if i > 1 {
+			b.WriteByte('\t')
+		}
+		part := L.ToStringMeta(L.Get(i)).String()
+		b.WriteString(part[:min(len(part), left+1-b.Len())]) // one byte past the budget tells it was crossed
+	}
+	line := b.String()
+	st.printed += len(line)
+	if len(line) > left {
+		line = line[:left] + PrintCut
+	}
+	st.print(line)
 	return 0
 }
+
+// PrintCut ends the line where a call's print output reached its budget
+// (WithPrintBudget).
+const PrintCut = "... [print output cut: the call reached its print budget]"
 
 // raiseLimit raises a Lua error for a memory limit and remembers it, so that
 // the call's error matches ErrMemoryLimit if the script does not catch it.

@@ -74,6 +74,7 @@ type state struct {
 	// Set for the duration of one call.
 	touched      uint64       // bits of the globals the call has read or set
 	print        func(string) // where print writes
+	printed      int          // bytes the call has printed, up to the print budget
 	limit        error        // the last memory-limit error raised, if any
 	limitMessage string       // its text, to recognise it when the call fails
 	returnLine   int          // of the return statement that gave the results
