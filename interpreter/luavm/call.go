@@ -69,6 +69,7 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 	L := st.L
 	L.SetContext(cc)
 	st.print, st.printed, st.limit, st.limitMessage = e.printSink(ctx), 0, nil, ""
+	st.lazy.limits = convLimits{maxBytes: int(e.cfg.budget), call: cc}
 	chunk := L.NewFunctionFromProto(s.proto)
 	chunk.Env = st.newEnv()
 	L.Push(chunk)
@@ -104,6 +105,7 @@ func (st *state) finish() {
 	st.L.RemoveContext()
 	st.clearEnv()
 	st.print = nil
+	st.lazy.limits = convLimits{}
 	st.returnLine, st.inChunk = 0, false
 	clear(st.results[:])
 	st.lazy.reset()

@@ -144,7 +144,10 @@ func plainMessage(msg, source string) (string, int) {
 // key is read in no place or in several.
 func indexedName(source, key string) (name string, field bool, column int) {
 	q := regexp.QuoteMeta(key)
-	re := regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(\.\s*` + q + `\b|\[\s*["']` + q + `["']\s*\])`)
+	re, err := regexp.Compile(`([A-Za-z_][A-Za-z0-9_]*)\s*(\.\s*` + q + `\b|\[\s*["']` + q + `["']\s*\])`)
+	if err != nil { // a key that is not UTF-8: no source line to point at
+		return "", false, 0
+	}
 	found := re.FindAllStringSubmatchIndex(source, -1)
 	if len(found) != 1 {
 		return "", false, 0

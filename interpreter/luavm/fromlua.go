@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -13,6 +14,20 @@ import (
 // that a table shared many times over (t = {a = u, b = u}, u = {a = v, b
 // = v}, ...) cannot make the converter build an exponentially large tree.
 const maxValues = 1 << 20
+
+// convLimits bound the conversions of one call from Lua to Go (results,
+// json.encode, the kube helpers' arguments): every string and key counts
+// its bytes each time it is reached, so a string shared by many tables
+// counts as often as an encoder would write it, and the conversion stops
+// past maxBytes or once the call is stopped (its deadline).
+type convLimits struct {
+	maxBytes int          // 0 for no bound
+	call     *callContext // nil for none
+}
+
+// checkEvery is how many values a conversion makes between two looks at
+// whether its call was stopped.
+const checkEvery = 1024
 
 // decoder converts a Lua result to Go values (see the package doc for the
 // rules), applying the empty-table rule against its references.
@@ -24,6 +39,28 @@ type decoder struct {
 	keys      []string      // field names from the root, array positions left out
 	parents   []*lua.LTable // the tables being converted, to catch cycles
 	values    int
+	bytes     int // of the strings and keys made so far
+}
+
+// count accounts for one more value of n bytes of text against the limits.
+func (d *decoder) count(n int) error {
+	if d.values++; d.values > maxValues {
+		return &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
+	}
+	d.bytes += n
+	var limits convLimits
+	if d.lazy != nil {
+		limits = d.lazy.limits
+	}
+	if limits.maxBytes > 0 && d.bytes > limits.maxBytes {
+		return &convError{msg: fmt.Sprintf("more than %d bytes of text", limits.maxBytes), cause: ErrMemoryLimit}
+	}
+	if limits.call != nil && d.values%checkEvery == 0 {
+		if cause := limits.call.Cause(); cause != nil {
+			return &convError{msg: "stopped", cause: cause}
+		}
+	}
+	return nil
 }
 
 // fromLua converts a Lua value with no references: empty tables in fields are dropped.
@@ -66,8 +103,12 @@ func (d *decoder) empty(t *lua.LTable) bool {
 // value converts v; keep is false for an empty table in a field that the
 // empty-table rule drops.
 func (d *decoder) value(v lua.LValue, inArray bool) (out any, keep bool, err error) {
-	if d.values++; d.values > maxValues {
-		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
+	size := 0
+	if s, ok := v.(lua.LString); ok {
+		size = len(s)
+	}
+	if err := d.count(size); err != nil {
+		return nil, false, err
 	}
 	switch v := v.(type) {
 	case *lua.LNilType:
@@ -198,6 +239,10 @@ func (d *decoder) object(t *lua.LTable, n int) (any, error) {
 		default:
 			return nil, &convError{msg: fmt.Sprintf("table key of type %s (only strings and numbers)", k.Type())}
 		}
+		if err := checkKey(key, out); err != nil {
+			return nil, err
+		}
+		d.bytes += len(key)
 		d.keys = append(d.keys, key)
 		val, keep, err := d.value(v, false)
 		d.keys = d.keys[:len(d.keys)-1]
@@ -209,6 +254,24 @@ func (d *decoder) object(t *lua.LTable, n int) (any, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkKey refuses a key that JSON cannot keep as it is: one that is not
+// valid UTF-8 (an encoder would replace its bytes, and two such keys could
+// become one), or one another key of the table already encodes to (the
+// keys 1 and "1"), which would silently drop a value.
+func checkKey(key string, out map[string]any) error {
+	if !utf8.ValidString(key) {
+		return badKey(key)
+	}
+	if _, dup := out[key]; dup {
+		return &convError{msg: fmt.Sprintf("two keys of the table encode to the JSON key %q (a number key and a string key, such as [1] and [\"1\"])", key)}
+	}
+	return nil
+}
+
+func badKey(key string) error {
+	return &convError{msg: fmt.Sprintf("table key %q is not valid UTF-8", key)}
 }
 
 // numberKey renders a number key of a table that is not an array, as
@@ -235,8 +298,8 @@ func (d *decoder) lazyValue(t *lua.LTable, e *lazyEntry, inArray bool) (any, boo
 	if e.empty() {
 		return d.emptyTable(inArray)
 	}
-	if d.values++; d.values > maxValues {
-		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
+	if err := d.count(0); err != nil {
+		return nil, false, err
 	}
 	if err := d.enter(t); err != nil {
 		return nil, false, err
@@ -257,6 +320,9 @@ func (d *decoder) lazyValue(t *lua.LTable, e *lazyEntry, inArray bool) (any, boo
 	for k, c := range e.overlay {
 		if _, inMap := m[k]; inMap {
 			continue
+		}
+		if !utf8.ValidString(k) {
+			return nil, false, badKey(k)
 		}
 		d.keys = append(d.keys, k)
 		val, keep, err := d.field(c)
@@ -284,6 +350,7 @@ func (d *decoder) field(v lua.LValue) (any, bool, error) {
 func (d *decoder) mapOf(m map[string]any, convert func(k string, v any) (any, bool, error)) (map[string]any, error) {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
+		d.bytes += len(k)
 		d.keys = append(d.keys, k)
 		val, keep, err := convert(k, v)
 		d.keys = d.keys[:len(d.keys)-1]
@@ -303,8 +370,12 @@ func (d *decoder) mapOf(m map[string]any, convert func(k string, v any) (any, bo
 // no such field), empty maps and slices by the empty-table rule, and the
 // same limits. The result shares no memory with v.
 func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
-	if d.values++; d.values > maxValues {
-		return nil, false, &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
+	size := 0
+	if s, ok := v.(string); ok {
+		size = len(s)
+	}
+	if err := d.count(size); err != nil {
+		return nil, false, err
 	}
 	switch v := v.(type) {
 	case map[string]any:

@@ -2,6 +2,7 @@ package luavm
 
 import (
 	"encoding/json"
+	"errors"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -13,7 +14,8 @@ import (
 //	    an empty table is always {}.
 //	decode(text) -> value
 //	    The JSON text as Lua values: objects and arrays become tables,
-//	    null becomes nil.
+//	    null becomes nil. The text may be a sixteenth of the memory
+//	    budget long at most (its values take several times its size).
 var jsonModule = map[string]moduleFunction{
 	"encode": jsonEncode,
 	"decode": jsonDecode,
@@ -22,6 +24,9 @@ var jsonModule = map[string]moduleFunction{
 func jsonEncode(st *state, L *lua.LState) int {
 	d := decoder{lazy: st.lazy, keepEmpty: true}
 	v, err := d.root(L.CheckAny(1), shapeAny)
+	if errors.Is(err, ErrMemoryLimit) {
+		st.raiseLimit("json.encode: %s", err.Error())
+	}
 	if err != nil {
 		L.ArgError(1, err.Error())
 	}
@@ -33,8 +38,12 @@ func jsonEncode(st *state, L *lua.LState) int {
 	return 1
 }
 
-func jsonDecode(_ *state, L *lua.LState) int {
-	v, err := decodeJSON([]byte(L.CheckString(1)))
+func jsonDecode(st *state, L *lua.LState) int {
+	text := L.CheckString(1)
+	if max := st.cfg.maxJSONText(); len(text) > max {
+		st.raiseLimit("json.decode of %d bytes of text, more than the %d allowed", len(text), max)
+	}
+	v, err := decodeJSON([]byte(text))
 	if err != nil {
 		L.ArgError(1, "invalid JSON: "+err.Error())
 	}

@@ -35,6 +35,7 @@ type lazyTables struct {
 	meta    *lua.LTable                // the metatable every lazy table shares
 	entries map[*lua.LTable]*lazyEntry // the lazy tables of one call
 	free    []*lazyEntry               // entries of past calls, for reuse
+	limits  convLimits                 // of the call's conversions back to Go
 }
 
 // lazyEntry is what one lazy table holds.

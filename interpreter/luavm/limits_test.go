@@ -367,3 +367,34 @@ end`))
 	require.NoError(t, health(ctx, e, "next call", `function InterpretHealth(obj) print("again") return true end`))
 	assert.Equal(t, []string{"again"}, lines, "the budget is per call")
 }
+
+// Work done in Go for a script counts against its budget: a string shared
+// by many tables counts as often as it would be written out.
+func TestConversionBudget(t *testing.T) {
+	e := New(WithMemoryBudget(4 << 20))
+	tests := []struct{ name, body, want string }{
+		{"a result repeating one string", `obj.status = {}
+  local s = string.rep("x", 1000000)
+  for i = 1, 200 do obj.status["k" .. i] = s end
+  return obj`, "result aggregatedStatus: status.k"},
+		{"json.encode of a table sharing one string", `local json = require("json")
+  local s, t = string.rep("x", 1000000), {}
+  for i = 1, 200 do t[i] = s end
+  obj.status = {text = json.encode(t)}
+  return obj`, "json.encode: [4]: more than 4194304 bytes of text"},
+		{"json.decode of a long text", `local json = require("json")
+  local text = "[" .. string.rep("1,", 200000) .. "1]"
+  obj.status = json.decode(text)
+  return obj`, "json.decode of 400003 bytes of text, more than the 262144 allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := e.Compile(tt.name, "function AggregateStatus(obj, items)\n  "+tt.body+"\nend")
+			require.NoError(t, err)
+			_, err = e.Hook(s).AggregateStatus(context.Background(), &unstructured.Unstructured{Object: map[string]any{}}, nil)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrMemoryLimit)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}

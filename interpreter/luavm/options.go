@@ -40,6 +40,10 @@ func defaultConfig() config {
 // cannot overshoot the budget on its own.
 func (c *config) maxString() int { return int(c.budget / 4) }
 
+// maxJSONText is the longest text json.decode reads: decoded, a text
+// takes several times its length, in Go and then in Lua.
+func (c *config) maxJSONText() int { return int(c.budget / 16) }
+
 // WithTimeout sets how long one call may run (DefaultTimeout when unset).
 // A caller's context deadline that comes earlier wins.
 func WithTimeout(d time.Duration) Option {

@@ -108,9 +108,12 @@ func smallWhole(f float64) (int, bool) {
 
 // convError is a conversion error at a path such as spec.containers[0].name.
 type convError struct {
-	path string
-	msg  string
+	path  string
+	msg   string
+	cause error // ErrTimeout or ErrMemoryLimit when a limit stopped the conversion
 }
+
+func (e *convError) Unwrap() error { return e.cause }
 
 func (e *convError) Error() string {
 	if e.path == "" {
@@ -126,9 +129,9 @@ func atKey(err error, k string) error {
 		return err
 	}
 	if ce.path == "" || ce.path[0] == '[' {
-		return &convError{path: k + ce.path, msg: ce.msg}
+		return &convError{path: k + ce.path, msg: ce.msg, cause: ce.cause}
 	}
-	return &convError{path: k + "." + ce.path, msg: ce.msg}
+	return &convError{path: k + "." + ce.path, msg: ce.msg, cause: ce.cause}
 }
 
 // atIndex puts the array position i (0-based, as in JSON paths) in front of err's path.
@@ -141,5 +144,5 @@ func atIndex(err error, i int) error {
 	if ce.path == "" || ce.path[0] == '[' {
 		sep = ""
 	}
-	return &convError{path: fmt.Sprintf("[%d]%s%s", i, sep, ce.path), msg: ce.msg}
+	return &convError{path: fmt.Sprintf("[%d]%s%s", i, sep, ce.path), msg: ce.msg, cause: ce.cause}
 }
