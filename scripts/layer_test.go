@@ -275,3 +275,20 @@ func TestLayerMergesDependencies(t *testing.T) {
 		{APIVersion: "v1", Kind: "Secret", Namespace: "ns", Name: "s"},
 	}, deps)
 }
+
+// TestBundledAggregateStatusWithoutItems: a binding with no aggregated
+// status gives AggregateStatus nil status items, nil in Lua as on
+// Karmada; every bundled script takes it.
+func TestBundledAggregateStatusWithoutItems(t *testing.T) {
+	layer := scripts.NewLayer(luavm.New())
+	for _, gvk := range layer.Kinds() {
+		if !layer.HookEnabled(gvk, interpreter.AggregateStatus) {
+			continue
+		}
+		t.Run(gvk.String(), func(t *testing.T) {
+			obj := object(t, gvk.GroupVersion().String(), gvk.Kind, "spec: {}")
+			_, err := interpreter.Typed{Interpreter: layer}.AggregateStatus(context.Background(), obj, nil)
+			assert.NoError(t, err)
+		})
+	}
+}
