@@ -73,14 +73,10 @@ func TestSchemas(t *testing.T) {
 // and no new suite may be added to it.
 var knownInvalid = map[string]string{
 	"apps.kruise.io/v1alpha1/CloneSet":             "trimmed fixtures",
-	"apps.kruise.io/v1alpha1/DaemonSet":            "trimmed fixtures",
 	"apps.kruise.io/v1beta1/StatefulSet":           "trimmed fixtures",
 	"argoproj.io/v1alpha1/Rollout":                 "trimmed fixtures",
 	"argoproj.io/v1alpha1/Workflow":                "trimmed fixtures",
-	"batch.volcano.sh/v1alpha1/Job":                "trimmed fixtures",
-	"flink.apache.org/v1beta1/FlinkDeployment":     "trimmed fixtures",
 	"helm.toolkit.fluxcd.io/v2/HelmRelease":        "trimmed fixtures",
-	"kubeflow.org/v1/PyTorchJob":                   "trimmed fixtures",
 	"kustomize.toolkit.fluxcd.io/v1/Kustomization": "trimmed fixtures",
 	"kyverno.io/v1/ClusterPolicy":                  "trimmed fixtures",
 	"ray.io/v1/RayCluster":                         "trimmed fixtures",
