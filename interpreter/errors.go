@@ -11,6 +11,11 @@ import (
 // hook answers for the object's kind.
 var ErrNoHook = errors.New("no hook")
 
+// ErrOverloaded is matched (with errors.Is) by the error of a call that was
+// refused, not run, because the process or the hook was past its capacity:
+// the caller may retry later, and nothing about the object is wrong.
+var ErrOverloaded = errors.New("overloaded")
+
 // NoHookError says that no hook answers Operation for objects of kind GVK.
 type NoHookError struct {
 	GVK       schema.GroupVersionKind

@@ -2,7 +2,9 @@ package luavm
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // callContext is the context a call's Lua code runs under: the caller's
@@ -22,10 +24,17 @@ type callContext struct {
 	gen    uint64      // of the call running, or of the last one
 	cause  error       // why the context was stopped, nil while it runs
 	detach func() bool // stops following the caller's cancellation
+
+	// measure asks the call to measure its own Lua values before its next
+	// instruction (see Done); size measures them, counting up to past
+	// limit, and budget is what they may take.
+	measure atomic.Bool
+	size    func(limit uint64) uint64
+	budget  uint64
 }
 
-func newCallContext() *callContext {
-	return &callContext{done: make(chan struct{})}
+func newCallContext(size func(limit uint64) uint64) *callContext {
+	return &callContext{done: make(chan struct{}), size: size}
 }
 
 // begin starts a call under caller and returns its generation. A caller
@@ -78,7 +87,28 @@ func (c *callContext) Cause() error {
 	return c.cause
 }
 
-func (c *callContext) Done() <-chan struct{} { return c.done }
+// Done is what gopher-lua asks before every instruction, on the call's
+// own goroutine: so that is where a call asked to measure itself does,
+// between two instructions, with nothing else touching its state.
+func (c *callContext) Done() <-chan struct{} {
+	if c.measure.Load() {
+		c.measureSelf()
+	}
+	return c.done
+}
+
+// measureSelf stops the call when its live Lua values take more than its
+// budget.
+func (c *callContext) measureSelf() {
+	c.measure.Store(false)
+	if n := c.size(c.budget); n > c.budget {
+		c.mu.Lock()
+		gen := c.gen
+		c.mu.Unlock()
+		c.stop(gen, fmt.Errorf("%w: its Lua values take more than %d MiB (budget %d MiB)",
+			ErrMemoryLimit, c.budget/bytesInMebi, (c.budget+mebiRoundUp)/bytesInMebi))
+	}
+}
 
 // Err returns context.Canceled once the call was stopped, whatever the
 // cause (as a context stopped with context.CancelCauseFunc does).

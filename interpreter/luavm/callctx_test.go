@@ -24,7 +24,7 @@ func TestCallContext(t *testing.T) {
 	errStop := errors.New("stop")
 
 	t.Run("a stop reaches the call it is meant for", func(t *testing.T) {
-		c := newCallContext()
+		c := newCallContext(nil)
 		gen := c.begin(context.Background())
 		require.NoError(t, c.Err())
 		c.stop(gen, errStop)
@@ -36,7 +36,7 @@ func TestCallContext(t *testing.T) {
 		assert.False(t, c.end(), "a stopped context cannot serve another call")
 	})
 	t.Run("a stop meant for an ended call does not reach the next", func(t *testing.T) {
-		c := newCallContext()
+		c := newCallContext(nil)
 		first := c.begin(context.Background())
 		require.True(t, c.end())
 		c.stop(first, errStop)
@@ -46,7 +46,7 @@ func TestCallContext(t *testing.T) {
 		assert.True(t, c.end())
 	})
 	t.Run("a stop after the call's code returned still retires the context", func(t *testing.T) {
-		c := newCallContext()
+		c := newCallContext(nil)
 		gen := c.begin(context.Background())
 		c.stop(gen, errStop)
 		assert.False(t, c.end())
@@ -54,14 +54,14 @@ func TestCallContext(t *testing.T) {
 	t.Run("a caller cancelled before the call stops it at once", func(t *testing.T) {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(errStop)
-		c := newCallContext()
+		c := newCallContext(nil)
 		c.begin(ctx)
 		assert.True(t, stopped(c))
 		assert.Equal(t, errStop, c.Cause())
 	})
 	t.Run("the caller's cancellation stops the call", func(t *testing.T) {
 		ctx, cancel := context.WithCancelCause(context.Background())
-		c := newCallContext()
+		c := newCallContext(nil)
 		c.begin(ctx)
 		cancel(errStop)
 		select {
@@ -73,7 +73,7 @@ func TestCallContext(t *testing.T) {
 	})
 	t.Run("a caller cancelled after the call does not stop the next", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		c := newCallContext()
+		c := newCallContext(nil)
 		c.begin(ctx)
 		require.True(t, c.end())
 		cancel()

@@ -72,8 +72,22 @@
 // match, gmatch and gsub use the engine's own matcher, after Lua 5.1's,
 // which checks the deadline as it backtracks; gopher-lua's cannot be
 // interrupted), a call stack of 200 frames, and a memory budget
-// (WithMemoryBudget) enforced by a watchdog that samples the process heap
-// every millisecond. No single step can allocate past the budget: `..`,
+// (WithMemoryBudget) that holds per call. A watchdog samples the process
+// heap every millisecond; once the heap has grown by a call's budget
+// since the call started, the call measures the Lua values it can reach
+// (its locals, its globals and what their functions hold), before its
+// next instruction and on its own goroutine, and is stopped only if those
+// exceed its budget. The process heap is shared, so it can only say that
+// somebody allocated; walking the call's own values says who, and so one
+// call's allocations never fail another. (The other way, an isolated
+// worker process per call, would cost a process hop on every call, where
+// a call takes microseconds.) What the engine does in Go for a call counts
+// against the same budget and stops at the same deadline: converting a
+// result or json.encode counts every string each time it is written out;
+// json.decode reads at most a sixteenth of the budget; print writes at
+// most WithPrintBudget bytes. Behind the budget, a process heap above
+// WithHeapCeiling makes the engine refuse new calls (interpreter.ErrOverloaded)
+// rather than fail those in flight. No single step can allocate past the budget: `..`,
 // string.rep, string.format, string.gsub and table.concat refuse to build
 // a string longer than a quarter of the budget, gsub and gmatch find
 // their matches one at a time, and a table index past 2^18

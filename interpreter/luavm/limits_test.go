@@ -398,3 +398,61 @@ func TestConversionBudget(t *testing.T) {
 		})
 	}
 }
+
+// One call's allocations never fail another: the heap is shared, but a
+// call is stopped only for the Lua values it holds itself.
+func TestMemoryBombBesideQuietCalls(t *testing.T) {
+	e := New(WithMemoryBudget(16<<20), WithTimeout(20*time.Second))
+	bomb, err := e.Compile("bomb", `function InterpretHealth(obj)
+  local t = {}
+  while true do t[#t + 1] = {n = #t, s = "padding" .. #t} end
+end`)
+	require.NoError(t, err)
+	quiet, err := e.Compile("quiet", `function InterpretHealth(obj)
+  local n = 0
+  for i = 1, 200000 do n = n + i % 7 end
+  return n > 0
+end`)
+	require.NoError(t, err)
+	obj := &unstructured.Unstructured{Object: map[string]any{}}
+
+	bombs := make(chan error, 2)
+	go func() {
+		for range cap(bombs) {
+			_, err := e.Hook(bomb).InterpretHealth(context.Background(), obj)
+			bombs <- err
+		}
+		close(bombs)
+	}()
+	failures, calls := 0, 0
+	for done := false; !done; {
+		select {
+		case err, ok := <-bombs:
+			if !ok {
+				done = true
+				break
+			}
+			require.ErrorIs(t, err, ErrMemoryLimit)
+		default:
+			calls++
+			if _, err := e.Hook(quiet).InterpretHealth(context.Background(), obj); err != nil {
+				failures++
+				t.Log(err)
+			}
+		}
+	}
+	t.Logf("%d quiet calls beside 2 memory bombs", calls)
+	assert.Zero(t, failures)
+	assert.Positive(t, calls)
+}
+
+func TestHeapCeiling(t *testing.T) {
+	e := New(WithHeapCeiling(1)) // any heap is above a ceiling of one byte
+	err := health(context.Background(), e, "refused", `function InterpretHealth(obj) return true end`)
+	require.ErrorIs(t, err, interpreter.ErrOverloaded)
+	var se *interpreter.ScriptError
+	require.ErrorAs(t, err, &se)
+	assert.Contains(t, err.Error(), "above the engine's ceiling of 0 MiB; the call was not started")
+
+	require.NoError(t, health(context.Background(), New(), "started", `function InterpretHealth(obj) return true end`))
+}

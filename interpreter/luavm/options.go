@@ -23,6 +23,7 @@ type config struct {
 	printBudget int
 	coverage    *Coverage
 	modules     map[string]map[string]any // WithModule
+	ceiling     uint64                    // WithHeapCeiling; 0 for the default
 }
 
 func defaultConfig() config {
@@ -97,6 +98,27 @@ func WithPrintBudget(bytes int) Option {
 			c.printBudget = bytes
 		}
 	}
+}
+
+// WithHeapCeiling sets the process heap above which the engine refuses to
+// start a call, with an error matching interpreter.ErrOverloaded, instead
+// of letting calls in flight fail: a backstop behind the per-call budget.
+// The default is the larger of 1 GiB and twice the budget of every state
+// the pool may hold.
+func WithHeapCeiling(bytes int64) Option {
+	return func(c *config) {
+		if bytes > 0 {
+			c.ceiling = uint64(bytes)
+		}
+	}
+}
+
+// heapCeiling is the ceiling in force.
+func (c *config) heapCeiling() uint64 {
+	if c.ceiling > 0 {
+		return c.ceiling
+	}
+	return max(1<<30, 2*uint64(c.maxStates)*uint64(c.budget))
 }
 
 // WithCoverage makes the engine compile scripts with line counters that

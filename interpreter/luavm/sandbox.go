@@ -87,7 +87,8 @@ func newState(cfg *config) *state {
 		L.Push(L.NewFunction(open))
 		L.Call(0, 0)
 	}
-	st := &state{L: L, cfg: cfg, libs: map[string]members{}, modules: map[string]members{}, envNames: map[string]struct{}{}, ctx: newCallContext()}
+	st := &state{L: L, cfg: cfg, libs: map[string]members{}, modules: map[string]members{}, envNames: map[string]struct{}{}}
+	st.ctx = newCallContext(st.liveBytes)
 	st.lazy = &lazyTables{entries: map[*lua.LTable]*lazyEntry{}, meta: table(L, members{
 		"__index":    L.NewFunction(st.lazyIndex),
 		"__newindex": L.NewFunction(st.lazyNewIndex),

@@ -13,14 +13,16 @@ import (
 // goroutine that wakes every tick while calls run (and stops after a
 // second without calls).
 //
-// gopher-lua has no allocation hook, so the budget is enforced on the
-// process heap: a call is stopped once the heap (live and not yet freed
-// objects, from runtime/metrics) exceeds what it was when the call
-// started by more than the budget. It is a process-wide figure, so calls
-// running at the same time share it, and memory that other goroutines
-// allocate counts too; a script stops within a tick of crossing the
-// budget, plus what its current instruction allocates (which the string
-// limits and lua.MaxArrayIndex bound).
+// gopher-lua has no allocation hook, and the process heap is shared by
+// every call, so the heap is only the trigger: once the heap (live and
+// not yet freed objects, from runtime/metrics) has grown past what it was
+// when a call started by more than the call's budget, the watchdog asks
+// the call to measure itself. The call does, before its next instruction
+// and on its own goroutine (callContext.Done), by walking the Lua values
+// it can reach (state.liveBytes), and is stopped only when those take
+// more than its budget. A call that allocates nothing is therefore never
+// failed by another's allocations; a call under its budget is asked again
+// once the heap has grown by another half budget.
 const (
 	watchdogTick = time.Millisecond
 	watchdogIdle = 1000 // ticks without calls before the goroutine stops
@@ -45,6 +47,7 @@ type watch struct {
 	timeout  time.Duration
 	baseline uint64
 	budget   uint64
+	askAbove uint64 // the heap past which the call is next asked to measure itself
 }
 
 func newWatchdog() *watchdog {
@@ -79,7 +82,20 @@ func (w *watchdog) watch(c *watch, ctx *callContext, gen uint64, caller context.
 		w.running = true
 		go w.loop()
 	}
+	c.askAbove = c.baseline + c.budget
+	ctx.budget = c.budget
 	w.calls[c] = struct{}{}
+}
+
+// currentHeap is the process heap: the last tick's sample while calls
+// run, a fresh one otherwise.
+func (w *watchdog) currentHeap() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.running {
+		return w.heap.Load()
+	}
+	return w.readHeap()
 }
 
 func (w *watchdog) unwatch(c *watch) {
@@ -111,9 +127,10 @@ func (w *watchdog) loop() {
 			switch {
 			case now.After(c.deadline):
 				c.ctx.stop(c.gen, fmt.Errorf("%w of %s", ErrTimeout, c.timeout.Round(time.Millisecond)))
-			case heap > c.baseline+c.budget:
-				c.ctx.stop(c.gen, fmt.Errorf("%w: the heap grew by %d MiB while the call ran (budget %d MiB)",
-					ErrMemoryLimit, (heap-c.baseline+mebiRoundUp)/bytesInMebi, (c.budget+mebiRoundUp)/bytesInMebi))
+			case heap > c.askAbove:
+				c.ctx.measure.Store(true)
+				c.askAbove = heap + c.budget/2
+				continue
 			default:
 				continue
 			}
