@@ -35,7 +35,11 @@ func (e *Engine) Run(ctx context.Context, s *Script, req interpreter.Request) (i
 		if err != nil {
 			return err
 		}
-		return st.response(req, res, &resp)
+		err = st.response(req, res, &resp)
+		if err != nil && st.returnLine == 0 {
+			st.returnLine = s.returns[op.LuaFunction()]
+		}
+		return err
 	})
 	if err != nil {
 		return interpreter.Response{Operation: op}, err
@@ -112,6 +116,7 @@ func (st *state) finish() {
 	st.lazy.limits = convLimits{}
 	st.returnLine, st.inChunk = 0, false
 	clear(st.results[:])
+	clear(st.args[:])
 	st.lazy.reset()
 }
 

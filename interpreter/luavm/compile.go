@@ -24,9 +24,12 @@ const maxCached = 4096
 // number of goroutines at once.
 type Script struct {
 	name   string
-	source string             // the text, for the line an error shows
-	proto  *lua.FunctionProto // shared by every Script compiled from the same text
-	cover  *scriptCoverage    // nil when compiled without coverage
+	source string // the text, for the line an error shows
+	// returns holds the line of the one return statement of each operation
+	// function that has only one (see luafix.Options.Returns)
+	returns map[string]int
+	proto   *lua.FunctionProto // shared by every Script compiled from the same text
+	cover   *scriptCoverage    // nil when compiled without coverage
 }
 
 // Name returns the name the script was compiled under, which its errors carry.
@@ -37,6 +40,7 @@ type compiled struct {
 	proto    *lua.FunctionProto
 	lines    []int           // executable lines, with coverage on
 	branches []luafix.Branch // the if statements' branches, with coverage on
+	returns  map[string]int  // see Script.returns
 }
 
 type scriptCache struct {
@@ -56,7 +60,7 @@ func (e *Engine) Compile(name, source string) (*Script, error) {
 		}
 		return nil, err
 	}
-	s := &Script{name: name, source: source, proto: c.proto}
+	s := &Script{name: name, source: source, proto: c.proto, returns: c.returns}
 	if e.cfg.coverage != nil {
 		s.cover = e.cfg.coverage.register(name, c.lines, c.branches)
 	}
@@ -103,7 +107,8 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 		se.Source = sourceLine(source, se.Line)
 		return nil, se
 	}
-	chunk, lines, branches, err := luafix.Rewrite(chunk, luafix.Options{Cover: cover, Results: resultFunctions})
+	returns := map[string]int{}
+	chunk, lines, branches, err := luafix.Rewrite(chunk, luafix.Options{Cover: cover, Results: resultFunctions, Returns: returns})
 	var depth *luafix.DepthError
 	if errors.As(err, &depth) {
 		return nil, &interpreter.ScriptError{Line: depth.Line, Source: sourceLine(source, depth.Line), Err: err}
@@ -116,7 +121,7 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 		}
 		return nil, &interpreter.ScriptError{Err: err}
 	}
-	return &compiled{proto: proto, lines: lines, branches: branches}, nil
+	return &compiled{proto: proto, lines: lines, branches: branches, returns: returns}, nil
 }
 
 func syntaxError(err error) *interpreter.ScriptError {

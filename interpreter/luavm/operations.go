@@ -22,26 +22,28 @@ func nresults(op interpreter.Operation) int {
 }
 
 // arguments converts req's inputs to the arguments of its operation's
-// function; items are the status items of AggregateStatus, laid out by
-// statusItems.
+// function, in a slice the next call reuses; items are the status items
+// of AggregateStatus, laid out by statusItems.
 func (st *state) arguments(req interpreter.Request, items []any) ([]lua.LValue, error) {
-	obj := st.lazyTable(req.Object.Object)
+	args := st.args[:1]
+	args[0] = st.lazyTable(req.Object.Object)
 	switch req.Operation {
 	case interpreter.ReviseReplica:
-		return []lua.LValue{obj, luaNumber(float64(req.DesiredReplicas))}, nil
+		args = append(args, luaNumber(float64(req.DesiredReplicas)))
 	case interpreter.Retain:
-		return []lua.LValue{obj, st.lazyTable(req.ObservedObject.Object)}, nil
+		args = append(args, st.lazyTable(req.ObservedObject.Object))
 	case interpreter.AggregateStatus:
 		if items == nil {
-			return []lua.LValue{obj, lua.LNil}, nil // no status items, as Karmada passes a nil slice
+			args = append(args, lua.LNil) // no status items, as Karmada passes a nil slice
+			break
 		}
 		list, err := st.value(items)
 		if err != nil {
 			return nil, fmt.Errorf("converting argument 2: %w", err)
 		}
-		return []lua.LValue{obj, list}, nil
+		args = append(args, list)
 	}
-	return []lua.LValue{obj}, nil
+	return args, nil
 }
 
 // response validates the results of req's function into resp.

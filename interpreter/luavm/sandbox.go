@@ -70,6 +70,7 @@ type state struct {
 	ctx     *callContext  // what the calls run under (see callContext)
 	watch   watch         // the watchdog's view of the running call
 	results [2]lua.LValue // of the call's function
+	args    [2]lua.LValue // to the call's function
 
 	// Set for the duration of one call.
 	touched      uint64       // bits of the globals the call has read or set

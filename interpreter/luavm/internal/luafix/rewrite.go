@@ -37,17 +37,20 @@ const (
 //     branch of an if (its then block, and its else block, written or not)
 //     starts with a call counting that branch, so a one-line
 //     `if c then x end` tells a run that took the branch from one that did not;
-//   - in the global functions of Options.Results, `return a, b` becomes
-//     `return (result)(LINE, a, b)`: the hidden function notes the line
-//     and returns the rest, so that a result of the wrong type can name
-//     the return statement that produced it (not a workaround of
-//     gopher-lua, but a rewrite of the same kind, done in the same walk).
+//   - in the global functions of Options.Results that have more than one
+//     return statement, `return a, b` becomes `return (result)(LINE, a, b)`:
+//     the hidden function notes the line and returns the rest, so that a
+//     result of the wrong type can name the return statement that produced
+//     it (a function with one return statement is left alone, its line in
+//     Options.Returns). This is not a workaround of gopher-lua but a
+//     rewrite of the same kind, done in the same walk.
 //
 // Every inserted node carries the line of the code it stands for, so error
 // positions do not move.
 type rewriter struct {
 	cover    bool
 	results  map[string]bool // Options.Results
+	returns  map[string]int  // Options.Returns
 	lines    map[int]struct{}
 	branches []Branch
 	ifs      map[int]int // if statements seen per line
@@ -60,6 +63,11 @@ type rewriter struct {
 type Options struct {
 	Cover   bool     // count the statements and branches run
 	Results []string // the global functions whose return lines are noted
+	// Returns, when not nil, is filled with the line of the one return
+	// statement of each function of Results that has only one: those are
+	// known from the source and left as they are, so that the common case
+	// costs nothing when it runs.
+	Returns map[string]int
 }
 
 // Branch is one branch of an if statement, counted with coverage on: the
@@ -106,7 +114,7 @@ func Rewrite(chunk []ast.Stmt, opts Options) (_ []ast.Stmt, _ []int, _ []Branch,
 			panic(r)
 		}
 	}()
-	r := &rewriter{cover: opts.Cover, results: map[string]bool{}, lines: map[int]struct{}{}, ifs: map[int]int{}}
+	r := &rewriter{cover: opts.Cover, results: map[string]bool{}, returns: opts.Returns, lines: map[int]struct{}{}, ifs: map[int]int{}}
 	for _, name := range opts.Results {
 		r.results[name] = true
 	}
@@ -215,6 +223,14 @@ func (r *rewriter) stmt(s ast.Stmt) {
 			s.Name.Receiver = r.expr(s.Name.Receiver)
 		}
 		if r.isResult(s) {
+			returns := returnStmts(s.Func.Stmts, nil)
+			if len(returns) <= 1 {
+				if len(returns) == 1 && r.returns != nil {
+					r.returns[s.Name.Func.(*ast.IdentExpr).Value] = returns[0].Line()
+				}
+				r.expr(s.Func)
+				return
+			}
 			r.funcs++
 			r.result = true
 			s.Func.Stmts = r.block(s.Func.Stmts)
@@ -245,6 +261,30 @@ func (r *rewriter) isResult(s *ast.FuncDefStmt) bool {
 	}
 	id, ok := s.Name.Func.(*ast.IdentExpr)
 	return ok && r.results[id.Value]
+}
+
+// returnStmts appends to found the return statements of a function body,
+// not counting those of the functions it defines.
+func returnStmts(stmts []ast.Stmt, found []*ast.ReturnStmt) []*ast.ReturnStmt {
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *ast.ReturnStmt:
+			found = append(found, s)
+		case *ast.DoBlockStmt:
+			found = returnStmts(s.Stmts, found)
+		case *ast.WhileStmt:
+			found = returnStmts(s.Stmts, found)
+		case *ast.RepeatStmt:
+			found = returnStmts(s.Stmts, found)
+		case *ast.IfStmt:
+			found = returnStmts(s.Else, returnStmts(s.Then, found))
+		case *ast.NumberForStmt:
+			found = returnStmts(s.Stmts, found)
+		case *ast.GenericForStmt:
+			found = returnStmts(s.Stmts, found)
+		}
+	}
+	return found
 }
 
 // noteLine is (result)(LINE, exprs...) for the return statement s; a call
