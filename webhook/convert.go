@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -73,6 +74,14 @@ func EncodeRequest(uid string, req interpreter.Request) (*ResourceInterpreterReq
 // and kind takes them from r.Kind; one whose kind differs from r.Kind is
 // an error.
 func (r *ResourceInterpreterRequest) Decode() (interpreter.Request, error) {
+	for i, item := range r.AggregatedStatus {
+		if item.Status != nil && len(item.Status.Raw) > 0 {
+			var status any
+			if err := DecodeStrict(item.Status.Raw, &status); err != nil {
+				return interpreter.Request{Operation: r.Operation}, &FieldError{Field: fmt.Sprintf("request.aggregatedStatus[%d].status", i), Err: err}
+			}
+		}
+	}
 	req := interpreter.Request{Operation: r.Operation, StatusItems: r.AggregatedStatus}
 	if r.UID == "" {
 		return req, fieldError("request.uid", "missing")
@@ -123,13 +132,44 @@ func (r *ResourceInterpreterRequest) object(field string, raw []byte) (*unstruct
 	return obj, nil
 }
 
+// DecodeStrict decodes JSON as kjson.UnmarshalCaseSensitivePreserveInts
+// does, and as strictly as the CLI reads files: text that is not valid
+// UTF-8 (which a decoder would silently replace) and an object with a
+// repeated key (of which a decoder would silently keep the last) are
+// errors naming the problem.
+func DecodeStrict(raw []byte, into any) error {
+	if !utf8.Valid(raw) {
+		return fmt.Errorf("not valid UTF-8 (at byte %d)", invalidUTF8At(raw))
+	}
+	strict, err := kjson.UnmarshalStrict(raw, into, kjson.DisallowDuplicateFields)
+	if err != nil {
+		return err
+	}
+	if len(strict) > 0 {
+		return strict[0]
+	}
+	return nil
+}
+
+// invalidUTF8At returns the offset of the first byte of raw that is not valid UTF-8.
+func invalidUTF8At(raw []byte) int {
+	for i := 0; i < len(raw); {
+		r, n := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(raw)
+}
+
 // decodeObject decodes a JSON object, keeping whole numbers as int64.
 func decodeObject(raw []byte) (*unstructured.Unstructured, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, errors.New("missing")
 	}
 	var obj map[string]any
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &obj); err != nil {
+	if err := DecodeStrict(raw, &obj); err != nil {
 		return nil, fmt.Errorf("want a JSON object: %w", err)
 	}
 	if obj == nil {

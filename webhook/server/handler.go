@@ -12,7 +12,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	kjson "sigs.k8s.io/json"
 
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/webhook"
@@ -122,7 +121,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request) answer {
 		return reject(http.StatusBadRequest, "", "reading request body: %v", err)
 	}
 	var review webhook.ResourceInterpreterContext
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(body, &review); err != nil {
+	if err := webhook.DecodeStrict(body, &review); err != nil {
 		return reject(http.StatusBadRequest, "", "decoding request body: %v", err)
 	}
 	if review.APIVersion != webhook.APIVersion || review.Kind != webhook.ContextKind {

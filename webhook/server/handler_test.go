@@ -166,6 +166,21 @@ func TestHandlerFailures(t *testing.T) {
 			want: `{"uid":"","successful":false,"status":{"code":400,"message":"decoding request body: unknown operation \"Prune\": want one of InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency"}}`,
 		},
 		{
+			name: "a repeated key in the request", body: strings.Replace(review("InterpretHealth", widgetObject, ""), `"kind":"ResourceInterpreterContext"`, `"kind":"ResourceInterpreterContext","kind":"ResourceInterpreterContext"`, 1),
+			wantStatus: http.StatusBadRequest,
+			want:       `{"uid":"","successful":false,"status":{"code":400,"message":"decoding request body: duplicate field \"kind\""}}`,
+		},
+		{
+			name: "a repeated key in the object", body: review("InterpretHealth", `{"apiVersion":"example.io/v1","kind":"Widget","metadata":{"name":"w","name":"x"}}`, ""),
+			wantStatus: http.StatusBadRequest,
+			want:       `{"uid":"u-1","successful":false,"status":{"code":400,"message":"request.object: want a JSON object: duplicate field \"metadata.name\""}}`,
+		},
+		{
+			name: "text that is not UTF-8", body: review("InterpretHealth", "{\"apiVersion\":\"example.io/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\xff\"}}", ""),
+			wantStatus: http.StatusBadRequest,
+			want:       `{"uid":"","successful":false,"status":{"code":400,"message":"decoding request body: not valid UTF-8 (at byte 303)"}}`,
+		},
+		{
 			name: "a field missing", body: review("ReviseReplica", widgetObject, ""), wantStatus: http.StatusBadRequest,
 			want: `{"uid":"u-1","successful":false,"status":{"code":400,"message":"request.replicas: missing for ReviseReplica"}}`,
 		},
