@@ -12,7 +12,6 @@ import (
 	"runtime/debug"
 	"time"
 
-
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/webhook"
 )
