@@ -109,9 +109,9 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 	}
 	returns := map[string]int{}
 	chunk, lines, branches, err := luafix.Rewrite(chunk, luafix.Options{Cover: cover, Results: resultFunctions, Returns: returns})
-	var depth *luafix.DepthError
-	if errors.As(err, &depth) {
-		return nil, &interpreter.ScriptError{Line: depth.Line, Source: sourceLine(source, depth.Line), Err: err}
+	var limit *luafix.LimitError
+	if errors.As(err, &limit) {
+		return nil, &interpreter.ScriptError{Line: limit.Line, Source: sourceLine(source, limit.Line), Err: err}
 	}
 	proto, err := lua.Compile(chunk, chunkName)
 	if err != nil {

@@ -3,8 +3,10 @@ package luavm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -335,6 +337,7 @@ func TestHostileSources(t *testing.T) {
 		"a long concat":    deep("", " .. x", 50000),
 		"a long sum":       deep("", " + x", 50000),
 		"too large":        string(make([]byte, MaxSourceSize+1)),
+		"many constants":   manyConstants(25000),
 		"unterminated":     "function f(\n",
 		"binary":           "\x1bLua\x51\x00",
 	}
@@ -455,4 +458,38 @@ func TestHeapCeiling(t *testing.T) {
 	assert.Contains(t, err.Error(), "above the engine's ceiling of 0 MiB; the call was not started")
 
 	require.NoError(t, health(context.Background(), New(), "started", `function InterpretHealth(obj) return true end`))
+}
+
+// manyConstants is a script whose main chunk holds n distinct literals.
+func manyConstants(n int) string {
+	var b strings.Builder
+	b.WriteString("local t = {")
+	for i := range n {
+		fmt.Fprintf(&b, "%d,", i)
+	}
+	b.WriteString("}\nfunction InterpretHealth(obj) return #t > 0 end")
+	return b.String()
+}
+
+func TestManyConstants(t *testing.T) {
+	e := New()
+	_, err := e.Compile("constants", manyConstants(25000))
+	var se *interpreter.ScriptError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, 1, se.Line)
+	assert.Contains(t, err.Error(), "a function with more than 2048 literals (strings and numbers)")
+
+	_, err = e.Compile("constants", manyConstants(2000))
+	require.NoError(t, err)
+}
+
+// BenchmarkCompileConstants compiles the most literals a function may hold.
+func BenchmarkCompileConstants(b *testing.B) {
+	source := manyConstants(2040)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := compile(source, false); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -22,7 +22,12 @@
 //     gigabytes of traceback after a deadline); with coverage on, a line
 //     counter goes before each statement. Expressions nested past 1,000
 //     levels are refused: gopher-lua's compiler takes quadratic time in
-//     the depth.
+//     the depth; so is a function with more than 2,048 literals, since it
+//     looks each new constant up among the function's others one by one
+//     (25,000 took three seconds; 2,048 take about 70 ms on a loaded
+//     2-core machine, BenchmarkCompileConstants). With the source size
+//     (luavm.MaxSourceSize) and nesting bounds, this bounds compiling, and
+//     so a reload that meets a hostile customization.
 //   - The nesting check (nesting.go: CheckNesting). gopher-lua's parser
 //     and compiler recurse once per bracket level with no bound; C Lua
 //     limits syntax levels to 200, and so does this scan, before parsing.

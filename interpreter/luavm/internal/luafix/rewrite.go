@@ -55,6 +55,7 @@ type rewriter struct {
 	branches []Branch
 	ifs      map[int]int // if statements seen per line
 	depth    int         // of the expression being walked
+	consts   int         // literals in the function being walked
 	funcs    int         // functions the walk is inside
 	result   bool        // the walk is in the body of a function of results
 }
@@ -85,15 +86,24 @@ type Branch struct {
 // one level per operator): gopher-lua's compiler takes time quadratic in it.
 const maxExprDepth = 1000
 
-// tooDeep is the panic that stops the walk at an expression nested past
-// maxExprDepth; Rewrite recovers it as a *DepthError.
-type tooDeep struct{ line int }
+// maxConstants bounds the literals of one function: gopher-lua's compiler
+// looks each up among the function's constants one by one, so compiling
+// takes time quadratic in their number (25,000 took three seconds).
+const maxConstants = 2048
 
-// DepthError is the error of a chunk with an expression nested too deeply.
-type DepthError struct{ Line int }
+// LimitError is the error of a chunk past a limit that keeps compiling
+// cheap: an expression nested more than 1,000 levels deep, or a function
+// with more than 2,048 literals. Rewrite panics with one to stop the walk
+// and recovers it.
+type LimitError struct {
+	Line int
+	What string
+}
 
-func (e *DepthError) Error() string {
-	return fmt.Sprintf("expression nests deeper than %d levels", maxExprDepth)
+func (e *LimitError) Error() string { return e.What }
+
+func depthLimit(line int) *LimitError {
+	return &LimitError{Line: line, What: fmt.Sprintf("expression nests deeper than %d levels", maxExprDepth)}
 }
 
 // Rewrite rewrites chunk in place and returns it with the prologue
@@ -108,8 +118,8 @@ func Rewrite(chunk []ast.Stmt, opts Options) (_ []ast.Stmt, _ []int, _ []Branch,
 	defer func() {
 		switch r := recover().(type) {
 		case nil:
-		case tooDeep:
-			err = &DepthError{Line: r.line}
+		case *LimitError:
+			err = r
 		default:
 			panic(r)
 		}
@@ -316,10 +326,14 @@ func (r *rewriter) exprs(es []ast.Expr) {
 
 func (r *rewriter) expr(e ast.Expr) ast.Expr {
 	if r.depth++; r.depth > maxExprDepth {
-		panic(tooDeep{e.Line()})
+		panic(depthLimit(e.Line()))
 	}
 	defer func() { r.depth-- }()
 	switch e := e.(type) {
+	case *ast.StringExpr, *ast.NumberExpr:
+		if r.consts++; r.consts > maxConstants {
+			panic(&LimitError{Line: e.Line(), What: fmt.Sprintf("a function with more than %d literals (strings and numbers)", maxConstants)})
+		}
 	case *ast.StringConcatOpExpr:
 		return r.concat(e)
 	case *ast.AttrGetExpr:
@@ -348,10 +362,10 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		e.Expr = r.expr(e.Expr)
 	case *ast.FunctionExpr:
 		r.funcs++
-		result := r.result
-		r.result = false
+		result, consts := r.result, r.consts
+		r.result, r.consts = false, 0
 		e.Stmts = r.block(e.Stmts)
-		r.result = result
+		r.result, r.consts = result, consts
 		r.funcs--
 	}
 	return e
