@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/webhook"
 	"github.com/luainterp/luainterp/webhook/client"
@@ -36,6 +37,7 @@ type serveOptions struct {
 	timeout         time.Duration
 	maxBodyBytes    int64
 	shutdownGrace   time.Duration
+	bulkhead        bulkhead.Limits
 }
 
 func newServeCommand() *cobra.Command {
@@ -53,7 +55,8 @@ but these:
   /healthz   200 while the process serves
   /readyz    200 while it accepts requests, 503 once it is shutting down
   /metrics   Prometheus metrics: luainterp_webhook_requests_total by
-             operation and outcome, luainterp_webhook_request_duration_seconds
+             operation and outcome (success, failure, rejected,
+             overloaded), luainterp_webhook_request_duration_seconds
 
 Karmada calls webhooks over HTTPS only: give --tls-cert and --tls-key, a
 certificate its clientConfig.caBundle trusts. They are read again when they
@@ -64,6 +67,14 @@ With --webhook-config, the webhooks of ResourceInterpreterWebhookConfiguration
 files answer the kinds their rules select, below the customizations and
 above the bundled scripts and built-in handlers: a luainterp in front of
 older webhooks.
+
+Each hook (a kind and an operation) has a bulkhead: at most --max-requests
+of its calls run at once, and --max-pending wait, each at most --max-wait,
+for a slot. A call past those is answered HTTP 503 at once, with a failed
+response naming the hook, so that one kind whose script loops or whose
+webhook hangs cannot take the slots of the others. An operation that runs
+past its deadline (--timeout, a caller's ?timeout=, or the Lua engine's) is
+answered with code 504.
 
 With --watch, the customization files are loaded again when they change; a
 change that does not load keeps the previous customizations.
@@ -85,6 +96,9 @@ Requests are logged to standard error when they fail.`,
 	f.BoolVar(&o.watch, "watch", false, "reload the customizations of -f when their files change")
 	f.DurationVar(&o.timeout, "timeout", server.DefaultTimeout, "the longest one operation may run (a caller's ?timeout= can only shorten it)")
 	f.Int64Var(&o.maxBodyBytes, "max-body-bytes", server.DefaultMaxBodyBytes, "the largest request body accepted")
+	f.IntVar(&o.bulkhead.MaxRequests, "max-requests", bulkhead.DefaultMaxRequests, "the most calls of one hook (kind and operation) that run at once")
+	f.IntVar(&o.bulkhead.MaxPending, "max-pending", bulkhead.DefaultMaxPending, "the most calls of one hook that wait for a slot; further ones are answered 503 at once")
+	f.DurationVar(&o.bulkhead.MaxWait, "max-wait", bulkhead.DefaultMaxWait, "the longest a call waits for a slot of its hook before it is answered 503 (0: its deadline)")
 	f.DurationVar(&o.shutdownGrace, "shutdown-grace", 20*time.Second, "how long to wait for requests in flight on shutdown")
 	return cmd
 }
@@ -97,6 +111,12 @@ func (o *serveOptions) check() error {
 		return fmt.Errorf("--timeout: want a positive duration, got %s", o.timeout)
 	case o.maxBodyBytes <= 0:
 		return fmt.Errorf("--max-body-bytes: want a positive size, got %d", o.maxBodyBytes)
+	case o.bulkhead.MaxRequests < 1:
+		return fmt.Errorf("--max-requests: want at least 1, got %d", o.bulkhead.MaxRequests)
+	case o.bulkhead.MaxPending < 0:
+		return fmt.Errorf("--max-pending: want 0 or more, got %d", o.bulkhead.MaxPending)
+	case o.bulkhead.MaxWait < 0:
+		return fmt.Errorf("--max-wait: want 0 or more, got %s", o.bulkhead.MaxWait)
 	case o.watch && len(o.customizations) == 0:
 		return errors.New("--watch: no customization files (-f) to watch")
 	case o.watch && slices.Contains(o.customizations, customization.Stdin):
@@ -123,7 +143,11 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	metrics := server.NewMetrics()
 	gatherer := prometheus.NewRegistry()
 	gatherer.MustRegister(metrics, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	handler := server.New(reg, server.WithTimeout(o.timeout), server.WithMaxBodyBytes(o.maxBodyBytes),
+	bulkheads, err := bulkhead.New(o.bulkhead)
+	if err != nil {
+		return err
+	}
+	handler := server.New(bulkheads.Middleware()(reg), server.WithTimeout(o.timeout), server.WithMaxBodyBytes(o.maxBodyBytes),
 		server.WithMetrics(metrics), server.WithLogger(log))
 	var draining atomic.Bool
 	ready := func() error {

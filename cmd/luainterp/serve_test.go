@@ -330,6 +330,9 @@ func TestServeFlagErrors(t *testing.T) {
 		{"watch stdin", []string{"--watch", "-f", "-"}, "--watch: standard input (-f -) cannot be watched"},
 		{"zero timeout", []string{"--timeout", "0s"}, "--timeout: want a positive duration, got 0s"},
 		{"zero body", []string{"--max-body-bytes", "0"}, "--max-body-bytes: want a positive size, got 0"},
+		{"zero max requests", []string{"--max-requests", "0"}, "--max-requests: want at least 1, got 0"},
+		{"negative max pending", []string{"--max-pending", "-1"}, "--max-pending: want 0 or more, got -1"},
+		{"negative max wait", []string{"--max-wait", "-1s"}, "--max-wait: want 0 or more, got -1s"},
 		{"bad address", []string{"--addr", "nowhere:-1"}, "--addr: listen tcp: address -1: invalid port"},
 		{"bad customization", []string{"-f", bad}, bad + `:1: document 1 "bad": spec: missing`},
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/webhook"
 )
 
@@ -193,8 +194,15 @@ func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequ
 			code = int(relayed.Code) // a webhook asked in turn failed: its code stands
 		case errors.Is(res.err, interpreter.ErrNoHook):
 			code = http.StatusNotImplemented
-		case errors.Is(res.err, context.DeadlineExceeded):
-			code = http.StatusGatewayTimeout
+		case errors.Is(res.err, context.DeadlineExceeded), errors.Is(res.err, luavm.ErrTimeout):
+			code = http.StatusGatewayTimeout // the caller's deadline or the engine's: a deadline either way
+		case errors.Is(res.err, interpreter.ErrOverloaded):
+			// Refused without running: HTTP 503 itself, so that a caller
+			// or a proxy in front retries later or elsewhere.
+			a := failure(wire, op, http.StatusServiceUnavailable, res.err)
+			a.status = http.StatusServiceUnavailable
+			a.outcome = outcomeOverloaded
+			return a
 		}
 		return failure(wire, op, code, res.err)
 	}

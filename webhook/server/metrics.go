@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -14,6 +15,9 @@ const (
 	outcomeSuccess  = "success"  // the operation answered
 	outcomeFailure  = "failure"  // the operation failed: successful=false
 	outcomeRejected = "rejected" // the request was malformed: HTTP 4xx
+	// outcomeOverloaded: a limit refused the operation without running it
+	// (interpreter.ErrOverloaded): HTTP 503.
+	outcomeOverloaded = "overloaded"
 )
 
 // unknownOperation labels requests rejected before their operation was read.
@@ -36,7 +40,7 @@ func NewMetrics() *Metrics {
 	return &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "luainterp", Subsystem: "webhook", Name: "requests_total",
-			Help: "Interpreter webhook requests by operation and outcome (success, failure, rejected).",
+			Help: "Interpreter webhook requests by operation and outcome (success, failure, rejected, overloaded).",
 		}, []string{"operation", "outcome"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "luainterp", Subsystem: "webhook", Name: "request_duration_seconds",
@@ -70,8 +74,9 @@ func (m *Metrics) observe(operation, outcome string, start time.Time) {
 
 // Middleware returns middleware that records every operation the
 // interpreter it wraps runs: in flight while it runs, then counted by
-// operation and outcome (success when it returns no error, failure when
-// it returns one or panics) with its duration.
+// operation and outcome (success when it returns no error, overloaded
+// when a limit refused it with interpreter.ErrOverloaded, failure when it
+// returns another error or panics) with its duration.
 func (m *Metrics) Middleware() interpreter.Middleware {
 	return func(next interpreter.Interpreter) interpreter.Interpreter {
 		return interpreter.Decorate(next, func(ctx context.Context, req interpreter.Request) (_ interpreter.Response, err error) {
@@ -83,8 +88,11 @@ func (m *Metrics) Middleware() interpreter.Middleware {
 				m.observe(req.Operation.String(), outcome, start)
 			}()
 			resp, err := next.Interpret(ctx, req)
-			if err == nil {
+			switch {
+			case err == nil:
 				outcome = outcomeSuccess
+			case errors.Is(err, interpreter.ErrOverloaded):
+				outcome = outcomeOverloaded
 			}
 			return resp, err
 		})
