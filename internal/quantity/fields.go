@@ -16,8 +16,19 @@ import (
 // decode of an object never meets a quantity too large to parse. The
 // error names the field ("spec.template.spec.containers[0].resources.requests.cpu").
 func CheckFields(obj map[string]any, t reflect.Type) error {
-	var path []string
-	return check(obj, shapeOf(t), &path)
+	s := shapeOf(t)
+	if s == nil {
+		return nil
+	}
+	path := make([]step, 0, 32) // deeper than any Kubernetes type's quantities
+	return check(obj, s, &path)
+}
+
+// step is one step of the path to a value: a field, or a list index when
+// key is "". The path is only written out for an error.
+type step struct {
+	key   string
+	index int
 }
 
 // Holds reports whether a value of type t holds a resource.Quantity
@@ -40,18 +51,59 @@ func shapeOf(t reflect.Type) *shape {
 	if s, ok := shapes.Load(t); ok {
 		return s.(*shape)
 	}
-	s := build(t, map[reflect.Type]*shape{})
+	b := builder{holds: map[reflect.Type]bool{}, seen: map[reflect.Type]*shape{}}
+	s := b.build(t)
 	shapes.Store(t, s)
 	return s
 }
 
-func build(t reflect.Type, seen map[reflect.Type]*shape) *shape {
+// builder builds the shape of one type.
+type builder struct {
+	holds map[reflect.Type]bool // whether a type holds a quantity, once known
+	seen  map[reflect.Type]*shape
+}
+
+// holdsQuantity reports whether t holds a resource.Quantity anywhere; a
+// type being looked at further up (a recursive type) counts as not, until
+// it is known.
+func (b *builder) holdsQuantity(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == quantityType {
+		return true
+	}
+	if h, ok := b.holds[t]; ok {
+		return h
+	}
+	b.holds[t] = false
+	h := false
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+		h = b.holdsQuantity(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); (f.IsExported() || f.Anonymous) && b.holdsQuantity(f.Type) {
+				h = true
+				break
+			}
+		}
+	}
+	b.holds[t] = h
+	return h
+}
+
+func (b *builder) build(t reflect.Type) *shape {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t == quantityType {
 		return &shape{quantity: true}
 	}
+	if !b.holdsQuantity(t) {
+		return nil
+	}
+	seen := b.seen
 	if s, ok := seen[t]; ok {
 		return s // a recursive type (JSONSchemaProps): the shape being built
 	}
@@ -59,17 +111,12 @@ func build(t reflect.Type, seen map[reflect.Type]*shape) *shape {
 	case reflect.Slice, reflect.Array, reflect.Map:
 		s := &shape{}
 		seen[t] = s
-		if s.elem = build(t.Elem(), seen); s.elem == nil {
-			return nil
-		}
+		s.elem = b.build(t.Elem())
 		return s
 	case reflect.Struct:
 		s := &shape{fields: map[string]*shape{}}
 		seen[t] = s
-		addFields(s, t, seen)
-		if len(s.fields) == 0 {
-			return nil
-		}
+		b.addFields(s, t)
 		return s
 	}
 	return nil
@@ -77,7 +124,7 @@ func build(t reflect.Type, seen map[reflect.Type]*shape) *shape {
 
 // addFields adds the fields of struct t to s, those of inlined and
 // embedded structs among them.
-func addFields(s *shape, t reflect.Type, seen map[reflect.Type]*shape) {
+func (b *builder) addFields(s *shape, t reflect.Type) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -89,19 +136,19 @@ func addFields(s *shape, t reflect.Type, seen map[reflect.Type]*shape) {
 			ft = ft.Elem()
 		}
 		if name == "" && (f.Anonymous || strings.Contains(opts, "inline")) && ft.Kind() == reflect.Struct {
-			addFields(s, ft, seen)
+			b.addFields(s, ft)
 			continue
 		}
 		if name == "" {
 			name = f.Name
 		}
-		if fs := build(f.Type, seen); fs != nil {
+		if fs := b.build(f.Type); fs != nil {
 			s.fields[name] = fs
 		}
 	}
 }
 
-func check(v any, s *shape, path *[]string) error {
+func check(v any, s *shape, path *[]step) error {
 	if s == nil {
 		return nil
 	}
@@ -126,7 +173,7 @@ func check(v any, s *shape, path *[]string) error {
 			if cs == nil {
 				continue
 			}
-			*path = append(*path, k)
+			*path = append(*path, step{key: k})
 			err := check(child, cs, path)
 			*path = (*path)[:len(*path)-1]
 			if err != nil {
@@ -135,7 +182,7 @@ func check(v any, s *shape, path *[]string) error {
 		}
 	case []any:
 		for i, child := range v {
-			*path = append(*path, "["+strconv.Itoa(i)+"]")
+			*path = append(*path, step{index: i})
 			err := check(child, s.elem, path)
 			*path = (*path)[:len(*path)-1]
 			if err != nil {
@@ -146,13 +193,17 @@ func check(v any, s *shape, path *[]string) error {
 	return nil
 }
 
-func join(path []string) string {
+func join(path []step) string {
 	var b strings.Builder
 	for _, p := range path {
-		if b.Len() > 0 && !strings.HasPrefix(p, "[") {
-			b.WriteByte('.')
+		switch {
+		case p.key == "":
+			b.WriteString("[" + strconv.Itoa(p.index) + "]")
+		case b.Len() > 0:
+			b.WriteString("." + p.key)
+		default:
+			b.WriteString(p.key)
 		}
-		b.WriteString(p)
 	}
 	return b.String()
 }
