@@ -79,7 +79,6 @@ var knownInvalid = map[string]string{
 	"helm.toolkit.fluxcd.io/v2/HelmRelease":        "trimmed fixtures",
 	"kustomize.toolkit.fluxcd.io/v1/Kustomization": "trimmed fixtures",
 	"ray.io/v1/RayCluster":                         "trimmed fixtures",
-	"source.toolkit.fluxcd.io/v1/GitRepository":    "trimmed fixtures",
 	// Landed before this test; for their authors to fill in.
 }
 
