@@ -77,7 +77,6 @@ var knownInvalid = map[string]string{
 	"argoproj.io/v1alpha1/Rollout":                 "trimmed fixtures",
 	"argoproj.io/v1alpha1/Workflow":                "trimmed fixtures",
 	"helm.toolkit.fluxcd.io/v2/HelmRelease":        "trimmed fixtures",
-	"kustomize.toolkit.fluxcd.io/v1/Kustomization": "trimmed fixtures",
 	"ray.io/v1/RayCluster":                         "trimmed fixtures",
 	// Landed before this test; for their authors to fill in.
 }
