@@ -22,6 +22,7 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/ratelimit"
 	"github.com/luainterp/luainterp/webhook"
 	"github.com/luainterp/luainterp/webhook/client"
 	"github.com/luainterp/luainterp/webhook/server"
@@ -38,6 +39,8 @@ type serveOptions struct {
 	maxBodyBytes    int64
 	shutdownGrace   time.Duration
 	bulkhead        bulkhead.Limits
+	rateLimit       ratelimit.Bucket // off when MaxTokens is 0
+	rateLimitScope  string
 }
 
 func newServeCommand() *cobra.Command {
@@ -56,7 +59,7 @@ but these:
   /readyz    200 while it accepts requests, 503 once it is shutting down
   /metrics   Prometheus metrics: luainterp_webhook_requests_total by
              operation and outcome (success, failure, rejected,
-             overloaded), luainterp_webhook_request_duration_seconds
+             overloaded, rate_limited), luainterp_webhook_request_duration_seconds
 
 Karmada calls webhooks over HTTPS only: give --tls-cert and --tls-key, a
 certificate its clientConfig.caBundle trusts. They are read again when they
@@ -99,6 +102,10 @@ Requests are logged to standard error when they fail.`,
 	f.IntVar(&o.bulkhead.MaxRequests, "max-requests", bulkhead.DefaultMaxRequests, "the most calls of one hook (kind and operation) that run at once")
 	f.IntVar(&o.bulkhead.MaxPending, "max-pending", bulkhead.DefaultMaxPending, "the most calls of one hook that wait for a slot; further ones are answered 503 at once")
 	f.DurationVar(&o.bulkhead.MaxWait, "max-wait", bulkhead.DefaultMaxWait, "the longest a call waits for a slot of its hook before it is answered 503 (0: its deadline)")
+	f.IntVar(&o.rateLimit.MaxTokens, "rate-limit-max-tokens", 0, "rate limit: the token bucket's size, the largest burst (0: no rate limit)")
+	f.IntVar(&o.rateLimit.TokensPerFill, "rate-limit-tokens-per-fill", 100, "rate limit: tokens added every --rate-limit-fill-interval")
+	f.DurationVar(&o.rateLimit.FillInterval, "rate-limit-fill-interval", time.Second, "rate limit: how often --rate-limit-tokens-per-fill tokens are added")
+	f.StringVar(&o.rateLimitScope, "rate-limit-scope", "server", "rate limit: which calls share a bucket: server, operation, kind or hook")
 	f.DurationVar(&o.shutdownGrace, "shutdown-grace", 20*time.Second, "how long to wait for requests in flight on shutdown")
 	return cmd
 }
@@ -117,6 +124,14 @@ func (o *serveOptions) check() error {
 		return fmt.Errorf("--max-pending: want 0 or more, got %d", o.bulkhead.MaxPending)
 	case o.bulkhead.MaxWait < 0:
 		return fmt.Errorf("--max-wait: want 0 or more, got %s", o.bulkhead.MaxWait)
+	case o.rateLimit.MaxTokens < 0:
+		return fmt.Errorf("--rate-limit-max-tokens: want 0 or more, got %d", o.rateLimit.MaxTokens)
+	case o.rateLimit.MaxTokens > 0 && o.rateLimit.TokensPerFill < 1:
+		return fmt.Errorf("--rate-limit-tokens-per-fill: want at least 1, got %d", o.rateLimit.TokensPerFill)
+	case o.rateLimit.MaxTokens > 0 && o.rateLimit.FillInterval <= 0:
+		return fmt.Errorf("--rate-limit-fill-interval: want a positive duration, got %s", o.rateLimit.FillInterval)
+	case !slices.Contains(rateLimitScopes, o.rateLimitScope):
+		return fmt.Errorf("--rate-limit-scope: want one of server, operation, kind, hook, got %q", o.rateLimitScope)
 	case o.watch && len(o.customizations) == 0:
 		return errors.New("--watch: no customization files (-f) to watch")
 	case o.watch && slices.Contains(o.customizations, customization.Stdin):
@@ -143,11 +158,11 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	metrics := server.NewMetrics()
 	gatherer := prometheus.NewRegistry()
 	gatherer.MustRegister(metrics, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	bulkheads, err := bulkhead.New(o.bulkhead)
+	limits, err := o.limits()
 	if err != nil {
 		return err
 	}
-	handler := server.New(bulkheads.Middleware()(reg), server.WithTimeout(o.timeout), server.WithMaxBodyBytes(o.maxBodyBytes),
+	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(o.timeout), server.WithMaxBodyBytes(o.maxBodyBytes),
 		server.WithMetrics(metrics), server.WithLogger(log))
 	var draining atomic.Bool
 	ready := func() error {
@@ -200,6 +215,28 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	}
 	log.Info("shut down")
 	return nil
+}
+
+// rateLimitScopes are the values of --rate-limit-scope, in ratelimit.Scope order.
+var rateLimitScopes = []string{"server", "operation", "kind", "hook"}
+
+// limits returns the middleware that protects the registry, outermost
+// first: the rate limit, which refuses before anything waits, then the
+// bulkheads.
+func (o *serveOptions) limits() ([]interpreter.Middleware, error) {
+	var mws []interpreter.Middleware
+	if o.rateLimit.MaxTokens > 0 {
+		l, err := ratelimit.New(o.rateLimit, ratelimit.Scope(slices.Index(rateLimitScopes, o.rateLimitScope)))
+		if err != nil {
+			return nil, err
+		}
+		mws = append(mws, l.Middleware())
+	}
+	b, err := bulkhead.New(o.bulkhead)
+	if err != nil {
+		return nil, err
+	}
+	return append(mws, b.Middleware()), nil
 }
 
 // registry returns the registry to serve: newRegistry's layers, with the

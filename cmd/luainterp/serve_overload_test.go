@@ -73,3 +73,28 @@ func TestServeBulkhead(t *testing.T) {
 	assert.Equal(t, false, running["successful"])
 	assert.Equal(t, float64(http.StatusGatewayTimeout), running["status"].(map[string]any)["code"])
 }
+
+// With a bucket of one token an hour, the second call is answered 429
+// with Retry-After, and counted as rate limited.
+func TestServeRateLimit(t *testing.T) {
+	s := startServe(t, "--rate-limit-max-tokens", "1", "--rate-limit-tokens-per-fill", "1", "--rate-limit-fill-interval", "1h")
+	url := "http://" + s.addr
+	health := interpreterRequest(t, writeFile(t, "deployment.yaml", deploymentYAML), "InterpretHealth", "")
+
+	got := postReview(t, http.DefaultClient, url, health)
+	assert.Equal(t, true, got["successful"])
+
+	resp, err := http.Post(url, "application/json", strings.NewReader(health))
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Equal(t, "3600", resp.Header.Get("Retry-After"))
+	assert.Contains(t, string(body), "InterpretHealth hook for apps/v1, Kind=Deployment rate limited: the server bucket of 1 tokens per 1h0m0s is empty")
+
+	resp, err = http.Get(url + "/metrics")
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Contains(t, string(body), `luainterp_webhook_requests_total{operation="InterpretHealth",outcome="rate_limited"} 1`)
+}

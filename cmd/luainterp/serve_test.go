@@ -333,6 +333,10 @@ func TestServeFlagErrors(t *testing.T) {
 		{"zero max requests", []string{"--max-requests", "0"}, "--max-requests: want at least 1, got 0"},
 		{"negative max pending", []string{"--max-pending", "-1"}, "--max-pending: want 0 or more, got -1"},
 		{"negative max wait", []string{"--max-wait", "-1s"}, "--max-wait: want 0 or more, got -1s"},
+		{"negative rate limit", []string{"--rate-limit-max-tokens", "-1"}, "--rate-limit-max-tokens: want 0 or more, got -1"},
+		{"no fill", []string{"--rate-limit-max-tokens", "5", "--rate-limit-tokens-per-fill", "0"}, "--rate-limit-tokens-per-fill: want at least 1, got 0"},
+		{"no fill interval", []string{"--rate-limit-max-tokens", "5", "--rate-limit-fill-interval", "0s"}, "--rate-limit-fill-interval: want a positive duration, got 0s"},
+		{"unknown scope", []string{"--rate-limit-scope", "cluster"}, `--rate-limit-scope: want one of server, operation, kind, hook, got "cluster"`},
 		{"bad address", []string{"--addr", "nowhere:-1"}, "--addr: listen tcp: address -1: invalid port"},
 		{"bad customization", []string{"-f", bad}, bad + `:1: document 1 "bad": spec: missing`},
 	}

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -56,6 +57,8 @@ type answer struct {
 	operation string // the metrics label
 	outcome   string
 	ran       bool // the interpreter ran: its middleware recorded the request
+	// retryAfter, when positive, is sent as the Retry-After header.
+	retryAfter time.Duration
 }
 
 // reject answers a malformed request with HTTP status and a failed response.
@@ -82,6 +85,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if a.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", http.MethodPost)
+	}
+	if a.retryAfter > 0 {
+		// In whole seconds, rounded up: a client waiting that long finds a token.
+		w.Header().Set("Retry-After", strconv.FormatInt(int64((a.retryAfter+time.Second-1)/time.Second), 10))
 	}
 	w.Header().Set("Content-Type", webhook.ContentType)
 	w.WriteHeader(a.status)
@@ -196,6 +203,12 @@ func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequ
 			code = http.StatusNotImplemented
 		case errors.Is(res.err, context.DeadlineExceeded), errors.Is(res.err, luavm.ErrTimeout):
 			code = http.StatusGatewayTimeout // the caller's deadline or the engine's: a deadline either way
+		case isRateLimited(res.err):
+			// Refused for want of a token: HTTP 429, with when to retry.
+			a := failure(wire, op, http.StatusTooManyRequests, res.err)
+			a.status, a.outcome = http.StatusTooManyRequests, outcomeRateLimited
+			a.retryAfter = retryAfter(res.err)
+			return a
 		case errors.Is(res.err, interpreter.ErrOverloaded):
 			// Refused without running: HTTP 503 itself, so that a caller
 			// or a proxy in front retries later or elsewhere.
@@ -223,4 +236,26 @@ func failure(wire *webhook.ResourceInterpreterRequest, op string, code int, err 
 func isJSON(contentType string) bool {
 	mediaType, _, err := mime.ParseMediaType(contentType)
 	return err == nil && mediaType == webhook.ContentType
+}
+
+// retryAfterError is an error of a rate limit (ratelimit.Error): it says
+// when a call may be tried again.
+type retryAfterError interface {
+	error
+	RetryAfter() time.Duration
+}
+
+// isRateLimited reports whether a rate limit refused the call of err.
+func isRateLimited(err error) bool {
+	var limited retryAfterError
+	return errors.As(err, &limited) && errors.Is(err, interpreter.ErrOverloaded)
+}
+
+// retryAfter returns when the call of a rate-limited err may be tried again.
+func retryAfter(err error) time.Duration {
+	var limited retryAfterError
+	if errors.As(err, &limited) {
+		return limited.RetryAfter()
+	}
+	return 0
 }

@@ -18,6 +18,8 @@ const (
 	// outcomeOverloaded: a limit refused the operation without running it
 	// (interpreter.ErrOverloaded): HTTP 503.
 	outcomeOverloaded = "overloaded"
+	// outcomeRateLimited: a rate limit refused the operation: HTTP 429.
+	outcomeRateLimited = "rate_limited"
 )
 
 // unknownOperation labels requests rejected before their operation was read.
@@ -40,7 +42,7 @@ func NewMetrics() *Metrics {
 	return &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "luainterp", Subsystem: "webhook", Name: "requests_total",
-			Help: "Interpreter webhook requests by operation and outcome (success, failure, rejected, overloaded).",
+			Help: "Interpreter webhook requests by operation and outcome (success, failure, rejected, overloaded, rate_limited).",
 		}, []string{"operation", "outcome"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "luainterp", Subsystem: "webhook", Name: "request_duration_seconds",
@@ -74,8 +76,9 @@ func (m *Metrics) observe(operation, outcome string, start time.Time) {
 
 // Middleware returns middleware that records every operation the
 // interpreter it wraps runs: in flight while it runs, then counted by
-// operation and outcome (success when it returns no error, overloaded
-// when a limit refused it with interpreter.ErrOverloaded, failure when it
+// operation and outcome (success when it returns no error, rate_limited
+// when a rate limit refused it, overloaded when another limit refused it
+// with interpreter.ErrOverloaded, failure when it
 // returns another error or panics) with its duration.
 func (m *Metrics) Middleware() interpreter.Middleware {
 	return func(next interpreter.Interpreter) interpreter.Interpreter {
@@ -91,6 +94,8 @@ func (m *Metrics) Middleware() interpreter.Middleware {
 			switch {
 			case err == nil:
 				outcome = outcomeSuccess
+			case isRateLimited(err):
+				outcome = outcomeRateLimited
 			case errors.Is(err, interpreter.ErrOverloaded):
 				outcome = outcomeOverloaded
 			}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
+	"github.com/luainterp/luainterp/interpreter/ratelimit"
 )
 
 // A call a bulkhead refuses is answered HTTP 503, with a failed response
@@ -83,4 +85,41 @@ spec:
 	assert.Equal(t, http.StatusOK, status)
 	assert.Contains(t, body, `"code":504`)
 	assert.Contains(t, body, `script ran past its deadline`)
+}
+
+// A call a rate limit refuses is answered HTTP 429 with Retry-After, in
+// whole seconds rounded up.
+func TestHandlerRateLimited(t *testing.T) {
+	l, err := ratelimit.New(ratelimit.Bucket{MaxTokens: 1, TokensPerFill: 1, FillInterval: time.Hour}, ratelimit.PerServer)
+	require.NoError(t, err)
+	h := New(l.Middleware()(widget.Interpreter{}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	health := review("InterpretHealth", widgetObject, "")
+
+	status, _ := post(t, srv.URL, "application/json", health)
+	require.Equal(t, http.StatusOK, status)
+
+	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(health))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Equal(t, "3600", resp.Header.Get("Retry-After"))
+	var review struct {
+		Response struct {
+			Successful bool
+			Status     struct {
+				Code    int
+				Message string
+			}
+		}
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&review))
+	assert.False(t, review.Response.Successful)
+	assert.Equal(t, http.StatusTooManyRequests, review.Response.Status.Code)
+	assert.Regexp(t, `^InterpretHealth: InterpretHealth hook for example.io/v1, Kind=Widget rate limited: the server bucket of 1 tokens per 1h0m0s is empty, retry after`, review.Response.Status.Message)
+
+	var limited dto.Metric
+	require.NoError(t, h.Metrics().requests.WithLabelValues("InterpretHealth", outcomeRateLimited).Write(&limited))
+	assert.Equal(t, 1.0, limited.GetCounter().GetValue())
 }
