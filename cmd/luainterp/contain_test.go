@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,4 +152,48 @@ while true do t[#t + 1] = {n = #t} end`),
 			t.Logf("failed cleanly in %s, peak RSS %d MiB", elapsed.Round(time.Millisecond), rss>>20)
 		})
 	}
+}
+
+// Under serve, a memory bomb in one request never fails the quiet
+// requests that run beside it.
+func TestServeMemoryBombBesideQuietCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs memory bombs")
+	}
+	hooks := writeFile(t, "hooks.yaml", hostileHealth(`if obj.metadata.name == "bomb" then
+  local t = {}
+  while true do t[#t + 1] = string.rep("x", 100000) .. #t end
+end
+local n = 0
+for i = 1, 100000 do n = n + i % 7 end
+return n > 0`))
+	s := startServe(t, "-f", hooks, "--timeout", "60s")
+	url := "http://" + s.addr + "/interpret"
+	quiet := interpreterRequest(t, writeFile(t, "quiet.yaml", deploymentYAML), "InterpretHealth", "")
+	bomb := strings.Replace(quiet, `"name":"web"`, `"name":"bomb"`, 1)
+
+	bombs := make(chan map[string]any, 2)
+	for range cap(bombs) {
+		go func() { bombs <- postReview(t, http.DefaultClient, url, bomb) }()
+	}
+	failures, calls := 0, 0
+	for answered := 0; answered < cap(bombs); {
+		select {
+		case got := <-bombs:
+			answered++
+			// Its budget or, on a loaded machine, the engine's deadline stops it.
+			assert.Equal(t, false, got["successful"])
+			assert.Regexp(t, "script exceeded its memory budget|script ran past its deadline", got["status"].(map[string]any)["message"])
+		default:
+			calls++
+			if got := postReview(t, http.DefaultClient, url, quiet); got["successful"] != true {
+				failures++
+				t.Log(got)
+			}
+		}
+	}
+	t.Logf("%d quiet requests beside 2 memory bombs", calls)
+	assert.Zero(t, failures)
+	assert.Positive(t, calls)
+	require.NoError(t, s.stop(t))
 }
