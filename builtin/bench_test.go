@@ -15,14 +15,18 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// BenchmarkOperation measures the hot operations on a Deployment; the Lua
-// engine's benchmarks of the same name (…/lua) compare with these.
+// BenchmarkOperation measures every Go handler of a Deployment: the
+// template (testdata/bench/deployment.yaml) for the control plane's
+// operations, the member's copy with its status
+// (testdata/bench/deployment-member.yaml) for health and reflection. The
+// Lua engine's benchmarks of the same name (…/lua) compare with these.
 func BenchmarkOperation(b *testing.B) {
 	ctx := context.Background()
 	layer := interpreter.Typed{Interpreter: builtin.New()}
 	deploy := readObject(b, "testdata/bench/deployment.yaml")
 	observed := deploy.DeepCopy()
 	require.NoError(b, unstructured.SetNestedField(observed.Object, int64(9), "spec", "replicas"))
+	member := readObject(b, "testdata/bench/deployment-member.yaml")
 	items := memberStatuses(10)
 
 	b.Run("InterpretReplica/go", func(b *testing.B) {
@@ -45,6 +49,30 @@ func BenchmarkOperation(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := layer.Retain(ctx, deploy, observed); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("InterpretHealth/go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := layer.InterpretHealth(ctx, member); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("ReflectStatus/go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := layer.ReflectStatus(ctx, member); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("GetDependencies/go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := layer.GetDependencies(ctx, deploy); err != nil {
 				b.Fatal(err)
 			}
 		}
