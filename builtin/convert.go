@@ -20,7 +20,7 @@ import (
 // the wrong type is an error.
 func toTyped(obj *unstructured.Unstructured, into any) error {
 	if err := fromUnstructured(obj.Object, into); err != nil {
-		return fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
+		return decodingError(obj, err)
 	}
 	return nil
 }

@@ -41,6 +41,9 @@
 //     interpreter/podspec, which the Lua kube module shares.
 //   - InterpretReplica, ReviseReplica and the Retain of most kinds read and
 //     write the few fields they need on a copy of the unstructured object.
+//     Health and reflection of the four workloads read their integer fields
+//     from the map (direct.go) and decode the typed object only when one of
+//     them is not a plain integer, so that it fails as a decode does.
 //     AggregateStatus decodes into the k8s.io/api type, and re-encodes the
 //     whole object with the default converter only when the status
 //     changed, as Karmada does, so the result carries the same artefacts

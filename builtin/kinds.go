@@ -49,21 +49,21 @@ var (
 var kinds = map[schema.GroupVersionKind]handlers{
 	deploymentGVK: {
 		replica: deploymentReplicas, revise: reviseSpecField("replicas"), retain: retainDeployment,
-		aggregate: aggregateDeployment, reflect: reflectDeployment, health: healthOf(deploymentHealthy),
+		aggregate: aggregateDeployment, reflect: reflectDeployment, health: directHealth(readDeploymentHealth, deploymentHealthy),
 		dependency: podTemplateSpecDependencies,
 	},
 	replicaSetGVK: {
 		replica: deploymentReplicas, revise: reviseSpecField("replicas"),
-		aggregate: aggregateReplicaSet, reflect: reflectReplicaSet, health: healthOf(replicaSetHealthy),
+		aggregate: aggregateReplicaSet, reflect: reflectReplicaSet, health: directHealth(readReplicaSetHealth, replicaSetHealthy),
 		dependency: podTemplateSpecDependencies,
 	},
 	statefulSetGVK: {
 		replica: deploymentReplicas, revise: reviseSpecField("replicas"),
-		aggregate: aggregateStatefulSet, reflect: reflectStatefulSet, health: healthOf(statefulSetHealthy),
+		aggregate: aggregateStatefulSet, reflect: reflectStatefulSet, health: directHealth(readStatefulSetHealth, statefulSetHealthy),
 		dependency: statefulSetDependencies,
 	},
 	daemonSetGVK: {
-		aggregate: aggregateDaemonSet, reflect: reflectDaemonSet, health: healthOf(daemonSetHealthy),
+		aggregate: aggregateDaemonSet, reflect: reflectDaemonSet, health: directHealth(readDaemonSetHealth, daemonSetHealthy),
 		dependency: podTemplateSpecDependencies,
 	},
 	jobGVK: {

@@ -32,29 +32,31 @@ type (
 )
 
 // reflectGenerated reflects the status of a generation-tracked kind: nil
-// without a status, else the annotation is read, the status decoded into
-// into and pick builds the reflected value from both.
-func reflectGenerated[S any](obj *unstructured.Unstructured, into *S, pick func(federatedGeneration, *S) any) (*runtime.RawExtension, error) {
-	if _, found := obj.Object["status"]; !found {
+// without a status, else the annotation is read, the status read into into
+// (by read, or by a typed decode when read meets a value it cannot read
+// plainly) and pick builds the reflected value from both.
+func reflectGenerated[S any](obj *unstructured.Unstructured, into *S, read func(*direct, *S), pick func(federatedGeneration, *S) any) (*runtime.RawExtension, error) {
+	status, found := obj.Object["status"]
+	if !found {
 		return nil, nil
 	}
 	generation, err := memberGeneration(obj)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := decodeStatus(obj, into); err != nil {
-		return nil, err
+	m, isMap := status.(map[string]any)
+	d := newDirect(m)
+	if read(&d, into); !isMap || !d.ok {
+		*into = *new(S)
+		if _, err := decodeStatus(obj, into); err != nil {
+			return nil, err
+		}
 	}
 	return rawJSON(pick(generation, into))
 }
 
 func reflectDeployment(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	raw, err := reflectGenerated(obj, &appsv1.DeploymentStatus{}, func(g federatedGeneration, s *appsv1.DeploymentStatus) any {
-		return deploymentStatus{g, appsv1.DeploymentStatus{
-			ObservedGeneration: s.ObservedGeneration, Replicas: s.Replicas, UpdatedReplicas: s.UpdatedReplicas,
-			ReadyReplicas: s.ReadyReplicas, AvailableReplicas: s.AvailableReplicas, UnavailableReplicas: s.UnavailableReplicas,
-		}}
-	})
+	raw, err := reflectGenerated(obj, &appsv1.DeploymentStatus{}, readDeploymentStatus, pickDeploymentStatus)
 	if raw != nil && string(raw.Raw) == "{}" {
 		return nil, err
 	}
@@ -62,33 +64,48 @@ func reflectDeployment(obj *unstructured.Unstructured) (*runtime.RawExtension, e
 }
 
 func reflectReplicaSet(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	return reflectGenerated(obj, &appsv1.ReplicaSetStatus{}, func(g federatedGeneration, s *appsv1.ReplicaSetStatus) any {
-		return replicaSetStatus{g, appsv1.ReplicaSetStatus{
-			Replicas: s.Replicas, ReadyReplicas: s.ReadyReplicas, AvailableReplicas: s.AvailableReplicas,
-			ObservedGeneration: s.ObservedGeneration,
-		}}
-	})
+	return reflectGenerated(obj, &appsv1.ReplicaSetStatus{}, readReplicaSetStatus, pickReplicaSetStatus)
 }
 
 // reflectStatefulSet does not reflect observedGeneration (docs/builtin.md §5.1).
 func reflectStatefulSet(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	return reflectGenerated(obj, &appsv1.StatefulSetStatus{}, func(g federatedGeneration, s *appsv1.StatefulSetStatus) any {
-		return statefulSetStatus{g, appsv1.StatefulSetStatus{
-			Replicas: s.Replicas, ReadyReplicas: s.ReadyReplicas, CurrentReplicas: s.CurrentReplicas,
-			UpdatedReplicas: s.UpdatedReplicas, AvailableReplicas: s.AvailableReplicas,
-		}}
-	})
+	return reflectGenerated(obj, &appsv1.StatefulSetStatus{}, readStatefulSetStatus, pickStatefulSetStatus)
 }
 
 func reflectDaemonSet(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	return reflectGenerated(obj, &appsv1.DaemonSetStatus{}, func(g federatedGeneration, s *appsv1.DaemonSetStatus) any {
-		return daemonSetStatus{g, appsv1.DaemonSetStatus{
-			CurrentNumberScheduled: s.CurrentNumberScheduled, NumberMisscheduled: s.NumberMisscheduled,
-			DesiredNumberScheduled: s.DesiredNumberScheduled, NumberReady: s.NumberReady,
-			ObservedGeneration: s.ObservedGeneration, UpdatedNumberScheduled: s.UpdatedNumberScheduled,
-			NumberAvailable: s.NumberAvailable, NumberUnavailable: s.NumberUnavailable,
-		}}
-	})
+	return reflectGenerated(obj, &appsv1.DaemonSetStatus{}, readDaemonSetStatus, pickDaemonSetStatus)
+}
+
+// The reflected fields of each kind.
+
+func pickDeploymentStatus(g federatedGeneration, s *appsv1.DeploymentStatus) any {
+	return deploymentStatus{g, appsv1.DeploymentStatus{
+		ObservedGeneration: s.ObservedGeneration, Replicas: s.Replicas, UpdatedReplicas: s.UpdatedReplicas,
+		ReadyReplicas: s.ReadyReplicas, AvailableReplicas: s.AvailableReplicas, UnavailableReplicas: s.UnavailableReplicas,
+	}}
+}
+
+func pickReplicaSetStatus(g federatedGeneration, s *appsv1.ReplicaSetStatus) any {
+	return replicaSetStatus{g, appsv1.ReplicaSetStatus{
+		Replicas: s.Replicas, ReadyReplicas: s.ReadyReplicas, AvailableReplicas: s.AvailableReplicas,
+		ObservedGeneration: s.ObservedGeneration,
+	}}
+}
+
+func pickStatefulSetStatus(g federatedGeneration, s *appsv1.StatefulSetStatus) any {
+	return statefulSetStatus{g, appsv1.StatefulSetStatus{
+		Replicas: s.Replicas, ReadyReplicas: s.ReadyReplicas, CurrentReplicas: s.CurrentReplicas,
+		UpdatedReplicas: s.UpdatedReplicas, AvailableReplicas: s.AvailableReplicas,
+	}}
+}
+
+func pickDaemonSetStatus(g federatedGeneration, s *appsv1.DaemonSetStatus) any {
+	return daemonSetStatus{g, appsv1.DaemonSetStatus{
+		CurrentNumberScheduled: s.CurrentNumberScheduled, NumberMisscheduled: s.NumberMisscheduled,
+		DesiredNumberScheduled: s.DesiredNumberScheduled, NumberReady: s.NumberReady,
+		ObservedGeneration: s.ObservedGeneration, UpdatedNumberScheduled: s.UpdatedNumberScheduled,
+		NumberAvailable: s.NumberAvailable, NumberUnavailable: s.NumberUnavailable,
+	}}
 }
 
 // The workload aggregations patch their own fields into the template's
