@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: build run test bench lint fmt
+.PHONY: build run test bench bench-overload lint fmt
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/luainterp
@@ -34,6 +34,11 @@ test: lint
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# A well-behaved kind's latency with a hostile hook looping beside it:
+# baseline, under attack without protection, under attack with a bulkhead.
+bench-overload:
+	$(GO) test -run '^$$' -bench UnderAttack -benchtime 100x ./interpreter/bulkhead/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
