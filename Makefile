@@ -6,7 +6,11 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: build run test bench bench-overload lint fmt
+.PHONY: build run test bench bench-overload lint fmt envtest
+
+# The kube-apiserver and etcd of the integration tests (internal/testenv),
+# built by hack/envtest-binaries.sh; `make test` uses them when they are there.
+ENVTEST_DIR ?= $(or $(LUAINTERP_ENVTEST_DIR),$(HOME)/.cache/luainterp/envtest/1.37.2)
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/luainterp
@@ -30,7 +34,15 @@ run: build
 	@cat $(WORKS)/karmada-es-eu-fra/storefront-d9b447676.yaml
 
 test: lint
-	$(GO) test -race ./...
+	@if [ -x "$(ENVTEST_DIR)/kube-apiserver" ] && [ -x "$(ENVTEST_DIR)/etcd" ]; then \
+		echo "integration tests: kube-apiserver and etcd from $(ENVTEST_DIR)"; \
+	else \
+		echo "integration tests: no binaries in $(ENVTEST_DIR) (make envtest builds them); they skip"; \
+	fi
+	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -race ./...
+
+envtest:
+	LUAINTERP_ENVTEST_DIR=$(ENVTEST_DIR) bash hack/envtest-binaries.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -1,0 +1,22 @@
+// Package testenv runs the tests that talk to Kubernetes against a real
+// kube-apiserver and etcd on 127.0.0.1, with the CRDs of deploy/crds
+// installed: controller-runtime's envtest, on binaries the project builds
+// itself (hack/envtest-binaries.sh).
+//
+// One API server serves a whole test package; start it from TestMain:
+//
+//	var env *testenv.Env
+//
+//	func TestMain(m *testing.M) { os.Exit(testenv.Main(m, &env)) }
+//
+//	func TestSomething(t *testing.T) {
+//		cfg := env.Config(t) // skips, or fails in CI, without the binaries
+//		...
+//	}
+//
+// The binaries are looked for in $KUBEBUILDER_ASSETS, else in the folder
+// the script builds into ($LUAINTERP_ENVTEST_DIR, else
+// ~/.cache/luainterp/envtest/1.37.2). When they are missing a test skips,
+// unless $LUAINTERP_REQUIRE_APISERVER is set (CI sets it): then it fails.
+// An API server that is there but does not start always fails the tests.
+package testenv

@@ -1,0 +1,204 @@
+package testenv
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/luainterp/luainterp/deploy/crds"
+)
+
+// Version is the Kubernetes version hack/envtest-binaries.sh builds.
+const Version = "1.37.2"
+
+// RequireVariable names the environment variable that, when set, turns a
+// missing API server into a failure instead of a skip.
+const RequireVariable = "LUAINTERP_REQUIRE_APISERVER"
+
+// ErrNoBinaries is the error of an Env whose binaries were not found.
+var ErrNoBinaries = errors.New("no kube-apiserver and etcd binaries (run hack/envtest-binaries.sh)")
+
+// Env is a kube-apiserver and etcd started for a test package, or the
+// reason there is none.
+type Env struct {
+	env     *envtest.Environment
+	cfg     *rest.Config
+	err     error // why there is no API server; ErrNoBinaries when skipping
+	log     *syncBuffer
+	certDir string // kube-apiserver's, kept across StopAPIServer and StartAPIServer
+}
+
+// Main starts an Env, stores it in *env, runs the package's tests and
+// stops the Env; it returns the exit code for os.Exit.
+func Main(m *testing.M, env **Env) int {
+	*env = Start()
+	code := m.Run()
+	if err := (*env).Stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "testenv: stopping the API server:", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+// Start starts etcd and kube-apiserver and installs the CRDs of deploy/crds.
+// It never returns nil: an Env that could not start says why through Config.
+func Start() *Env {
+	dir, err := AssetsDir()
+	if err != nil {
+		return &Env{err: err}
+	}
+	defs, err := crds.Definitions()
+	if err != nil {
+		return &Env{err: fmt.Errorf("reading the CRDs: %w", err)}
+	}
+	certDir, err := os.MkdirTemp("", "luainterp-apiserver-")
+	if err != nil {
+		return &Env{err: err}
+	}
+	ctrllog.SetLogger(logr.Discard())
+	e := &Env{log: &syncBuffer{}, certDir: certDir}
+	e.env = &envtest.Environment{
+		BinaryAssetsDirectory:    dir,
+		CRDs:                     defs,
+		ControlPlaneStartTimeout: 2 * time.Minute,
+		ControlPlaneStopTimeout:  time.Minute,
+	}
+	api := e.env.ControlPlane.GetAPIServer()
+	api.Out, api.Err = e.log, e.log
+	// A directory of ours, which Stop does not empty: a restarted API server
+	// keeps its certificates, so the clients made before still trust it.
+	api.CertDir = certDir
+	// On loopback, 1.37 needs the endpoint reconciler off: it refuses to
+	// publish 127.0.0.1 as the kubernetes Service's endpoint.
+	api.Configure().
+		Set("advertise-address", "127.0.0.1").
+		Set("endpoint-reconciler-type", "none")
+	start := time.Now()
+	e.cfg, err = e.env.Start()
+	if err != nil {
+		e.err = fmt.Errorf("starting kube-apiserver and etcd from %s: %w\n%s", dir, err, e.log.tail(4096))
+		_ = e.env.Stop()
+		_ = os.RemoveAll(certDir)
+		return e
+	}
+	e.cfg.QPS, e.cfg.Burst = 200, 400 // tests make bursts of calls; the API server is ours alone
+	fmt.Fprintf(os.Stderr, "testenv: kube-apiserver %s ready at %s in %s\n", Version, e.cfg.Host, time.Since(start).Round(time.Millisecond))
+	return e
+}
+
+// AssetsDir returns the folder holding kube-apiserver and etcd:
+// $KUBEBUILDER_ASSETS, else the one hack/envtest-binaries.sh builds into.
+// It returns ErrNoBinaries, or an error naming RequireVariable when that
+// is set, if either binary is missing.
+func AssetsDir() (string, error) {
+	dir := os.Getenv("KUBEBUILDER_ASSETS")
+	if dir == "" {
+		dir = os.Getenv("LUAINTERP_ENVTEST_DIR")
+	}
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", ErrNoBinaries, err)
+		}
+		dir = filepath.Join(home, ".cache", "luainterp", "envtest", Version)
+	}
+	for _, name := range []string{"kube-apiserver", "etcd"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			err = fmt.Errorf("%w: %s", ErrNoBinaries, filepath.Join(dir, name))
+			if os.Getenv(RequireVariable) != "" {
+				return "", fmt.Errorf("%s is set, so the API server is required: %w", RequireVariable, err)
+			}
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// Config returns the configuration of a client with every permission
+// (system:masters). Without an API server it skips the test when the
+// binaries are missing and RequireVariable is unset, and fails it otherwise.
+func (e *Env) Config(t testing.TB) *rest.Config {
+	t.Helper()
+	switch {
+	case errors.Is(e.err, ErrNoBinaries) && os.Getenv(RequireVariable) == "":
+		t.Skipf("no API server: %v", e.err)
+	case e.err != nil:
+		t.Fatalf("no API server: %v", e.err)
+	}
+	return rest.CopyConfig(e.cfg)
+}
+
+// User returns the configuration of a client authenticated as name, in
+// the given groups, with no permission but what RBAC grants them.
+func (e *Env) User(t testing.TB, name string, groups ...string) *rest.Config {
+	t.Helper()
+	base := e.Config(t)
+	user, err := e.env.AddUser(envtest.User{Name: name, Groups: groups}, base)
+	if err != nil {
+		t.Fatalf("adding user %q: %v", name, err)
+	}
+	return user.Config()
+}
+
+// StopAPIServer stops kube-apiserver (etcd goes on) and StartAPIServer
+// starts it again on the same address, for tests of a client that must
+// outlive it.
+func (e *Env) StopAPIServer(t testing.TB) {
+	t.Helper()
+	e.Config(t)
+	if err := e.env.ControlPlane.GetAPIServer().Stop(); err != nil {
+		t.Fatalf("stopping kube-apiserver: %v", err)
+	}
+}
+
+// StartAPIServer starts the kube-apiserver StopAPIServer stopped.
+func (e *Env) StartAPIServer(t testing.TB) {
+	t.Helper()
+	if err := e.env.ControlPlane.GetAPIServer().Start(); err != nil {
+		t.Fatalf("starting kube-apiserver again: %v\n%s", err, e.log.tail(4096))
+	}
+}
+
+// Stop stops kube-apiserver and etcd; nothing when they did not start.
+func (e *Env) Stop() error {
+	if e.env == nil || e.err != nil {
+		return nil
+	}
+	err := e.env.Stop()
+	return errors.Join(err, os.RemoveAll(e.certDir))
+}
+
+// syncBuffer collects the API server's output, to show when it fails.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// tail returns the last n bytes written.
+func (b *syncBuffer) tail(n int) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	data := b.buf.Bytes()
+	if len(data) > n {
+		data = data[len(data)-n:]
+	}
+	return string(data)
+}

@@ -1,0 +1,28 @@
+// Package source keeps the customization and webhook layers of an
+// interpreter.Registry in step with the ResourceInterpreterCustomizations
+// and ResourceInterpreterWebhookConfigurations of a Kubernetes API server,
+// through client-go informers: every change of an object swaps the layer
+// it belongs to, while calls in flight finish on the layers they started
+// with.
+//
+// The layers are built with the same rules as from files: customizations
+// apply in name order, the first one defining an operation for a kind
+// answers it (a warning names the others); webhook configurations are
+// consulted in name order. Customizations and configurations read from
+// files (WithFiles, WithFileWebhooks) are merged in, and a file wins over
+// an API object of the same name.
+//
+// Each object is loaded on its own: one that does not load (a script that
+// does not compile or lacks its function, an unknown field, a webhook
+// without a caBundle certificate) is left out while its last good version,
+// if any, goes on serving, and the others still apply. It is reported three
+// ways: a Warning Event on the object (reason LoadFailed), a log line and
+// the luainterp_kube_object_loads_total{outcome="invalid"} metric. A good
+// load gets a Normal Event (reason Loaded).
+//
+// When the API server goes away, the layers stay as they are and the
+// informers reconnect; the changes made meanwhile apply once they are back.
+// Start checks the permissions it needs (list and watch on both resources,
+// create on events) with SelfSubjectAccessReviews and fails with an
+// *AccessError naming each verb and resource that is missing.
+package source

@@ -1,0 +1,250 @@
+package source
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/webhook"
+	"github.com/luainterp/luainterp/webhook/client"
+)
+
+// setCustomization loads a new version of a customization object.
+func (s *Source) setCustomization(u *unstructured.Unstructured) {
+	set, err := LoadCustomization(s.engine, u)
+	s.mu.Lock()
+	o := s.customizations[u.GetName()]
+	if o == nil {
+		o = &object[*customization.Set]{}
+		s.customizations[u.GetName()] = o
+	}
+	noteLoad(o, set, u, err)
+	s.stale.customizations = true
+	s.countObjects()
+	s.mu.Unlock()
+	s.report(CustomizationKind, u, o.goodVersion, err)
+	s.due()
+}
+
+// setWebhook loads a new version of a webhook configuration object.
+func (s *Source) setWebhook(u *unstructured.Unstructured) {
+	config, err := LoadWebhookConfiguration(u, s.o.webhookOpts...)
+	s.mu.Lock()
+	o := s.webhooks[u.GetName()]
+	if o == nil {
+		o = &object[*webhook.ResourceInterpreterWebhookConfiguration]{}
+		s.webhooks[u.GetName()] = o
+	}
+	noteLoad(o, config, u, err)
+	s.stale.webhooks = true
+	s.countObjects()
+	s.mu.Unlock()
+	s.report(WebhookConfigurationKind, u, o.goodVersion, err)
+	s.due()
+}
+
+// noteLoad notes the outcome of loading version u of o.
+func noteLoad[T any](o *object[T], good T, u *unstructured.Unstructured, err error) {
+	o.err = err
+	if err == nil {
+		o.good, o.goodVersion, o.loaded = good, u.GetResourceVersion(), true
+	}
+}
+
+func (s *Source) removeCustomization(u *unstructured.Unstructured) {
+	s.mu.Lock()
+	delete(s.customizations, u.GetName())
+	s.stale.customizations = true
+	s.countObjects()
+	s.mu.Unlock()
+	s.o.metrics.objectLoads.WithLabelValues(CustomizationKind, "deleted").Inc()
+	s.o.log.Info("customization deleted", "name", u.GetName())
+	s.due()
+}
+
+func (s *Source) removeWebhook(u *unstructured.Unstructured) {
+	s.mu.Lock()
+	delete(s.webhooks, u.GetName())
+	s.stale.webhooks = true
+	s.countObjects()
+	s.mu.Unlock()
+	s.o.metrics.objectLoads.WithLabelValues(WebhookConfigurationKind, "deleted").Inc()
+	s.o.log.Info("webhook configuration deleted", "name", u.GetName())
+	s.due()
+}
+
+// countObjects sets the luainterp_kube_objects gauges; s.mu is held.
+func (s *Source) countObjects() {
+	count := func(kind string, loaded, invalid int) {
+		s.o.metrics.objects.WithLabelValues(kind, "loaded").Set(float64(loaded))
+		s.o.metrics.objects.WithLabelValues(kind, "invalid").Set(float64(invalid))
+	}
+	loaded, invalid := tally(s.customizations)
+	count(CustomizationKind, loaded, invalid)
+	loaded, invalid = tally(s.webhooks)
+	count(WebhookConfigurationKind, loaded, invalid)
+}
+
+// tally counts the objects with a version serving and those whose latest version was refused.
+func tally[T any](objects map[string]*object[T]) (loaded, invalid int) {
+	for _, o := range objects {
+		if o.loaded {
+			loaded++
+		}
+		if o.err != nil {
+			invalid++
+		}
+	}
+	return loaded, invalid
+}
+
+// goods returns the good versions of objects in name order.
+func goods[T any](objects map[string]*object[T]) []T {
+	names := make([]string, 0, len(objects))
+	for name, o := range objects {
+		if o.loaded {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	out := make([]T, len(names))
+	for i, name := range names {
+		out[i] = objects[name].good
+	}
+	return out
+}
+
+// rebuild builds the stale layers again and installs them; a layer that
+// fails to build leaves the registry's as it was.
+func (s *Source) rebuild() {
+	s.mu.Lock()
+	stale := s.stale
+	s.stale.customizations, s.stale.webhooks = false, false
+	var sets []*customization.Set
+	var configs []*webhook.ResourceInterpreterWebhookConfiguration
+	if stale.customizations {
+		sets = append([]*customization.Set{s.files}, goods(s.customizations)...)
+	}
+	if stale.webhooks {
+		configs = mergeWebhooks(s.fileWebhooks, goods(s.webhooks))
+	}
+	s.mu.Unlock()
+
+	if stale.customizations {
+		merged := customization.Merge(sets...)
+		s.logWarnings(merged.Warnings)
+		layer, err := customization.NewLayer(s.engine, merged)
+		if err == nil {
+			s.registry.Set(interpreter.LayerCustomization, layer)
+		}
+		s.reloaded("customization", err, len(merged.Customizations))
+	}
+	if stale.webhooks {
+		built, err := client.New(configs, s.o.webhookOpts...)
+		if err == nil {
+			var layer interpreter.Interpreter // none without a webhook, as without --webhook-config
+			if len(configs) > 0 {
+				layer = built
+			}
+			s.registry.Set(interpreter.LayerWebhook, layer)
+		}
+		s.reloaded("webhook", err, len(configs))
+	}
+}
+
+// mergeWebhooks returns the configurations of files and then those of the
+// API server that no file's has the name of.
+func mergeWebhooks(files, objects []*webhook.ResourceInterpreterWebhookConfiguration) []*webhook.ResourceInterpreterWebhookConfiguration {
+	merged := slices.Clone(files)
+	for _, c := range objects {
+		if !slices.ContainsFunc(files, func(f *webhook.ResourceInterpreterWebhookConfiguration) bool { return f.Name == c.Name }) {
+			merged = append(merged, c)
+		}
+	}
+	slices.SortStableFunc(merged, func(a, b *webhook.ResourceInterpreterWebhookConfiguration) int { return cmp.Compare(a.Name, b.Name) })
+	return merged
+}
+
+// reloaded records the outcome of rebuilding a layer.
+func (s *Source) reloaded(layer string, err error, n int) {
+	if err != nil {
+		s.o.metrics.reloads.WithLabelValues(layer, "error").Inc()
+		s.o.log.Error("layer not rebuilt: keeping the previous one", "layer", layer, "error", err)
+		return
+	}
+	s.o.metrics.reloads.WithLabelValues(layer, "ok").Inc()
+	s.o.metrics.lastReload.WithLabelValues(layer).Set(float64(time.Now().UnixNano()) / 1e9)
+	s.o.log.Debug("layer rebuilt", "layer", layer, "objects", n)
+}
+
+// logWarnings logs the warnings not logged before.
+func (s *Source) logWarnings(warnings []customization.Warning) {
+	now := map[string]bool{}
+	for _, w := range warnings {
+		text := w.String()
+		now[text] = true
+		if !s.warned[text] {
+			s.o.log.Warn("customization: " + text)
+		}
+	}
+	s.warned = now
+}
+
+// logStart logs what the first rebuild loaded from where.
+func (s *Source) logStart() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	files := 0
+	if s.files != nil {
+		files = len(s.files.Customizations)
+	}
+	loadedC, invalidC := tally(s.customizations)
+	loadedW, invalidW := tally(s.webhooks)
+	s.o.log.Info(fmt.Sprintf("loaded %d customizations and %d webhook configurations from the API server, %d and %d from files",
+		loadedC, loadedW, files, len(s.fileWebhooks)),
+		"apiServer", s.host, "invalidCustomizations", invalidC, "invalidWebhookConfigurations", invalidW)
+}
+
+// Customizations returns the customizations loaded from the API server,
+// the last good version of each, in name order; not those of files.
+func (s *Source) Customizations() []*customization.Customization {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*customization.Customization
+	for _, set := range goods(s.customizations) {
+		out = append(out, set.Customizations...)
+	}
+	return out
+}
+
+// Problem is an API object whose latest version did not load.
+type Problem struct {
+	Kind, Name string
+	Serving    string // the resourceVersion still serving, "" when none
+	Err        error
+}
+
+// Problems returns the objects whose latest version did not load, by kind then name.
+func (s *Source) Problems() []Problem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Problem
+	add := func(kind string, name string, serving string, err error) {
+		if err != nil {
+			out = append(out, Problem{Kind: kind, Name: name, Serving: serving, Err: err})
+		}
+	}
+	for name, o := range s.customizations {
+		add(CustomizationKind, name, o.goodVersion, o.err)
+	}
+	for name, o := range s.webhooks {
+		add(WebhookConfigurationKind, name, o.goodVersion, o.err)
+	}
+	slices.SortFunc(out, func(a, b Problem) int { return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Name, b.Name)) })
+	return out
+}

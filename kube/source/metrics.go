@@ -1,0 +1,55 @@
+package source
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Metrics are a Source's Prometheus metrics; register them with a
+// prometheus.Registerer. The zero value is not usable: call NewMetrics.
+//
+//	luainterp_kube_object_loads_total{kind,outcome}    objects loaded: outcome loaded, invalid or deleted
+//	luainterp_kube_reloads_total{layer,outcome}        layers rebuilt: outcome ok or error
+//	luainterp_kube_last_reload_timestamp_seconds{layer} when the layer was last rebuilt without error
+//	luainterp_kube_objects{kind,state}                 objects now: state loaded (serving) or invalid (latest version refused)
+type Metrics struct {
+	objectLoads *prometheus.CounterVec
+	reloads     *prometheus.CounterVec
+	lastReload  *prometheus.GaugeVec
+	objects     *prometheus.GaugeVec
+}
+
+// NewMetrics returns unregistered metrics.
+func NewMetrics() *Metrics {
+	return &Metrics{
+		objectLoads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "luainterp_kube_object_loads_total",
+			Help: "ResourceInterpreterCustomizations and ResourceInterpreterWebhookConfigurations read from the API server, by kind and outcome (loaded, invalid, deleted).",
+		}, []string{"kind", "outcome"}),
+		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "luainterp_kube_reloads_total",
+			Help: "Rebuilds of a layer from the API server's objects and the files, by layer and outcome (ok, error).",
+		}, []string{"layer", "outcome"}),
+		lastReload: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "luainterp_kube_last_reload_timestamp_seconds",
+			Help: "When the layer was last rebuilt without error, in seconds since the Unix epoch.",
+		}, []string{"layer"}),
+		objects: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "luainterp_kube_objects",
+			Help: "Objects read from the API server, by kind and state: loaded (a version of it serves) or invalid (its latest version was refused).",
+		}, []string{"kind", "state"}),
+	}
+}
+
+// Describe implements prometheus.Collector.
+func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
+	m.objectLoads.Describe(ch)
+	m.reloads.Describe(ch)
+	m.lastReload.Describe(ch)
+	m.objects.Describe(ch)
+}
+
+// Collect implements prometheus.Collector.
+func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
+	m.objectLoads.Collect(ch)
+	m.reloads.Collect(ch)
+	m.lastReload.Collect(ch)
+	m.objects.Collect(ch)
+}
