@@ -1,17 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/kube/source"
 )
 
 // layersOptions are the flags of `luainterp layers`.
@@ -22,6 +25,7 @@ type layersOptions struct {
 	objectFile     string
 	output         *outputFlag
 	webhookConfigs []string
+	kube           kubeOptions
 }
 
 func newLayersCommand() *cobra.Command {
@@ -55,6 +59,7 @@ the customizations.`,
 	o.output = addOutputFlag(cmd, formatText, formatYAML, formatJSON)
 	addKindCompletion(cmd)
 	addWebhookConfigFlag(f, &o.webhookConfigs)
+	o.kube.addFlags(f)
 	return cmd
 }
 
@@ -79,11 +84,8 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd))
+	reg, live, err := o.registry(cmd)
 	if err != nil {
-		return err
-	}
-	if err := setWebhookLayer(cmd, reg, o.webhookConfigs); err != nil {
 		return err
 	}
 	if o.listAll() {
@@ -102,9 +104,68 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 		}
 	}
 	if format == formatText {
-		return printLayers(cmd.OutOrStdout(), rows)
+		if err := printLayers(cmd.OutOrStdout(), rows); err != nil {
+			return err
+		}
+		if live != nil {
+			return printLive(cmd.OutOrStdout(), live)
+		}
+		return nil
 	}
 	return format.print(cmd.OutOrStdout(), rows)
+}
+
+// registry returns the layers to show: from -f, or from the API server
+// with -f merged in (--kubeconfig, --in-cluster), whose objects it lists
+// once; the Source is nil without the API server.
+func (o *layersOptions) registry(cmd *cobra.Command) (*interpreter.Registry, *source.Source, error) {
+	if err := o.kube.check(); err != nil {
+		return nil, nil, err
+	}
+	if !o.kube.enabled() {
+		reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd))
+		if err == nil {
+			err = setWebhookLayer(cmd, reg, o.webhookConfigs)
+		}
+		return reg, nil, err
+	}
+	live, err := newLiveRegistry(cmd, &o.kube, o.customizations, o.webhookConfigs)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
+	defer cancel() // the layers stay as the first list made them
+	if err := live.source.Start(ctx); err != nil {
+		return nil, nil, err
+	}
+	return live.reg, live.source, nil
+}
+
+// printLive lists the API server's objects behind the layers, and those
+// that did not load.
+func printLive(w io.Writer, live *source.Source) error {
+	var names []string
+	for _, c := range live.Customizations() {
+		names = append(names, c.Name)
+	}
+	fmt.Fprintf(w, "\nfrom the API server %s:\n", live.Host())
+	fmt.Fprintf(w, "  customizations: %s\n", orNone(names))
+	fmt.Fprintf(w, "  webhook configurations: %s\n", orNone(live.WebhookConfigurations()))
+	for _, p := range live.Problems() {
+		serving := "nothing of it serves"
+		if p.Serving != "" {
+			serving = "resourceVersion " + p.Serving + " serves"
+		}
+		fmt.Fprintf(w, "  not loaded: %s %s (%s): %v\n", p.Kind, p.Name, serving, p.Err)
+	}
+	return nil
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 // listAll reports whether no kind is named: every known kind is shown.

@@ -23,6 +23,8 @@ import (
 	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/ratelimit"
+	"github.com/luainterp/luainterp/kube/admission"
+	"github.com/luainterp/luainterp/kube/source"
 	"github.com/luainterp/luainterp/webhook"
 	"github.com/luainterp/luainterp/webhook/client"
 	"github.com/luainterp/luainterp/webhook/server"
@@ -41,6 +43,7 @@ type serveOptions struct {
 	bulkhead        bulkhead.Limits
 	rateLimit       ratelimit.Bucket // off when MaxTokens is 0
 	rateLimitScope  string
+	kube            kubeOptions
 }
 
 func newServeCommand() *cobra.Command {
@@ -82,11 +85,22 @@ answered with code 504.
 With --watch, the customization files are loaded again when they change; a
 change that does not load keeps the previous customizations.
 
+With --kubeconfig (or --in-cluster), the ResourceInterpreterCustomizations
+and ResourceInterpreterWebhookConfigurations of the API server are followed
+live and merged with the files; a file wins over an object of its name. An
+object that does not load keeps its last good version serving and gets a
+Warning Event (reason LoadFailed). The server also answers the API server's
+admission reviews of ResourceInterpreterCustomizations at
+/admission/resourceinterpretercustomizations, refusing those that would
+not load and those that define an operation another customization of the
+same target defines.
+
 On SIGTERM or SIGINT the server stops accepting connections, reports not
 ready, and finishes the requests in flight (up to --shutdown-grace).
 Requests are logged to standard error when they fail.`,
 		Example: `  luainterp serve --tls-cert /etc/webhook/tls.crt --tls-key /etc/webhook/tls.key -f /etc/customizations/
-  luainterp serve --addr 127.0.0.1:8080 -f customization.yaml --watch`,
+  luainterp serve --addr 127.0.0.1:8080 -f customization.yaml --watch
+  luainterp serve --in-cluster --tls-cert /etc/webhook/tls.crt --tls-key /etc/webhook/tls.key`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
@@ -107,6 +121,7 @@ Requests are logged to standard error when they fail.`,
 	f.DurationVar(&o.rateLimit.FillInterval, "rate-limit-fill-interval", time.Second, "rate limit: how often --rate-limit-tokens-per-fill tokens are added")
 	f.StringVar(&o.rateLimitScope, "rate-limit-scope", "server", "rate limit: which calls share a bucket: server, operation, kind or hook")
 	f.DurationVar(&o.shutdownGrace, "shutdown-grace", 20*time.Second, "how long to wait for requests in flight on shutdown")
+	o.kube.addFlags(f)
 	return cmd
 }
 
@@ -132,6 +147,8 @@ func (o *serveOptions) check() error {
 		return fmt.Errorf("--rate-limit-fill-interval: want a positive duration, got %s", o.rateLimit.FillInterval)
 	case !slices.Contains(rateLimitScopes, o.rateLimitScope):
 		return fmt.Errorf("--rate-limit-scope: want one of server, operation, kind, hook, got %q", o.rateLimitScope)
+	case o.kube.check() != nil:
+		return o.kube.check()
 	case o.watch && len(o.customizations) == 0:
 		return errors.New("--watch: no customization files (-f) to watch")
 	case o.watch && slices.Contains(o.customizations, customization.Stdin):
@@ -148,17 +165,14 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 
-	reg, err := o.registry(ctx, cmd, log)
-	if err != nil {
-		return err
-	}
-	if err := setWebhookLayer(cmd, reg, o.webhookConfigs); err != nil {
-		return err
-	}
 	metrics := server.NewMetrics()
 	gatherer := prometheus.NewRegistry()
 	gatherer.MustRegister(metrics, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	limits, err := o.limits()
+	if err != nil {
+		return err
+	}
+	reg, validator, err := o.layers(ctx, cmd, log, gatherer)
 	if err != nil {
 		return err
 	}
@@ -172,7 +186,7 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		return nil
 	}
 	srv := &http.Server{
-		Handler:           server.NewMux(handler, gatherer, ready),
+		Handler:           o.mux(handler, validator, gatherer, ready),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      o.timeout + 10*time.Second,
@@ -237,6 +251,44 @@ func (o *serveOptions) limits() ([]interpreter.Middleware, error) {
 		return nil, err
 	}
 	return append(mws, b.Middleware()), nil
+}
+
+// layers returns the registry to serve and the admission validator: from
+// the files alone, or following the API server (--kubeconfig, --in-cluster)
+// with the files merged in, its metrics registered in gatherer.
+func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, log *slog.Logger, gatherer *prometheus.Registry) (*interpreter.Registry, *admission.Validator, error) {
+	if !o.kube.enabled() {
+		reg, err := o.registry(ctx, cmd, log)
+		if err == nil {
+			err = setWebhookLayer(cmd, reg, o.webhookConfigs)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return reg, admission.New(newEngine(cmd.ErrOrStderr()), nil, log), nil
+	}
+	metrics := source.NewMetrics()
+	gatherer.MustRegister(metrics)
+	live, err := newLiveRegistry(cmd, &o.kube, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(metrics))
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.watch {
+		if err := live.watchFiles(ctx, o.customizations, log); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := live.source.Start(ctx); err != nil {
+		return nil, nil, err
+	}
+	return live.reg, admission.New(live.engine, live.source.Customizations, log), nil
+}
+
+// mux routes the admission reviews to validator and the rest as server.NewMux does.
+func (o *serveOptions) mux(handler http.Handler, validator *admission.Validator, gatherer prometheus.Gatherer, ready func() error) http.Handler {
+	mux := server.NewMux(handler, gatherer, ready)
+	mux.Handle(admission.Path, validator)
+	return mux
 }
 
 // registry returns the registry to serve: newRegistry's layers, with the

@@ -65,7 +65,7 @@ func startServe(t *testing.T, args ...string) *serving {
 	cmd.SetErr(s.stderr)
 	go func() { s.done <- cmd.ExecuteContext(ctx) }()
 	t.Cleanup(func() { s.stop(t) })
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // with --kubeconfig, after listing the API server's objects
 	for time.Now().Before(deadline) {
 		if m := servingAddress.FindStringSubmatch(s.stderr.String()); m != nil {
 			s.addr = m[1]
@@ -78,7 +78,7 @@ func startServe(t *testing.T, args ...string) *serving {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	t.Fatalf("serve did not listen within 10s:\n%s", s.stderr)
+	t.Fatalf("serve did not listen within 60s:\n%s", s.stderr)
 	return nil
 }
 

@@ -140,6 +140,18 @@ func (e *Env) Config(t testing.TB) *rest.Config {
 	return rest.CopyConfig(e.cfg)
 }
 
+// KubeConfig writes a kubeconfig file for the client of Config in a
+// temporary folder of the test and returns its path.
+func (e *Env) KubeConfig(t testing.TB) string {
+	t.Helper()
+	e.Config(t)
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, e.env.KubeConfig, 0o600); err != nil {
+		t.Fatalf("writing the kubeconfig: %v", err)
+	}
+	return path
+}
+
 // User returns the configuration of a client authenticated as name, in
 // the given groups, with no permission but what RBAC grants them.
 func (e *Env) User(t testing.TB, name string, groups ...string) *rest.Config {

@@ -55,8 +55,8 @@ func TestMerge(t *testing.T) {
 		sets: func(t *testing.T) []*customization.Set {
 			return []*customization.Set{parse(t, "files.yaml", healthCustomization("b", "false")), parse(t, "api", healthCustomization("a", "true"))}
 		},
-		names:   []string{"a", "b"},
-		answers: "a",
+		names:    []string{"a", "b"},
+		answers:  "a",
 		warnings: []string{`files.yaml:2: document 1 "b": healthInterpretation for example.io/v1 Widget is also defined by "a"; "a" is used (customizations apply in name order, the first wins)`},
 	}, {
 		name: "of two of one name the earlier set's is kept",

@@ -222,6 +222,21 @@ func (s *Source) Customizations() []*customization.Customization {
 	return out
 }
 
+// WebhookConfigurations returns the names of the webhook configurations
+// loaded from the API server, in name order; not those of files.
+func (s *Source) WebhookConfigurations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var names []string
+	for _, c := range goods(s.webhooks) {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// Host is the API server's address.
+func (s *Source) Host() string { return s.host }
+
 // Problem is an API object whose latest version did not load.
 type Problem struct {
 	Kind, Name string

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+	"github.com/luainterp/luainterp/kube/source"
+	"github.com/luainterp/luainterp/webhook"
+)
+
+// kubeOptions are the flags that read customizations and webhook
+// configurations from a Kubernetes API server.
+type kubeOptions struct {
+	kubeconfig string
+	inCluster  bool
+}
+
+func (k *kubeOptions) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&k.kubeconfig, "kubeconfig", "", "read ResourceInterpreterCustomizations and ResourceInterpreterWebhookConfigurations from the API server of this kubeconfig file")
+	f.BoolVar(&k.inCluster, "in-cluster", false, "read them from the API server of the cluster this runs in, as its service account")
+}
+
+func (k *kubeOptions) enabled() bool { return k.kubeconfig != "" || k.inCluster }
+
+func (k *kubeOptions) check() error {
+	if k.kubeconfig != "" && k.inCluster {
+		return errors.New("--kubeconfig and --in-cluster: give one or the other")
+	}
+	return nil
+}
+
+// config returns the client configuration the flags name.
+func (k *kubeOptions) config() (*rest.Config, error) {
+	if k.inCluster {
+		cfg, err := rest.InClusterConfig()
+		if err != nil {
+			return nil, fmt.Errorf("--in-cluster: %w", err)
+		}
+		return cfg, nil
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", k.kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("--kubeconfig: %w", err)
+	}
+	return cfg, nil
+}
+
+// liveRegistry is a registry whose customization and webhook layers
+// follow an API server, with the files of -f and --webhook-config merged in.
+type liveRegistry struct {
+	reg          *interpreter.Registry
+	engine       *luavm.Engine
+	source       *source.Source
+	files        *customization.Set
+	fileWebhooks []*webhook.ResourceInterpreterWebhookConfiguration
+}
+
+// newLiveRegistry reads the files (failing on any problem, as without
+// --kubeconfig) and makes a Source for the API server of k; Start it.
+func newLiveRegistry(cmd *cobra.Command, k *kubeOptions, customizations, webhookConfigs []string, opts ...source.Option) (*liveRegistry, error) {
+	cfg, err := k.config()
+	if err != nil {
+		return nil, err
+	}
+	engine := newEngine(cmd.ErrOrStderr())
+	reg, err := newRegistry(withIO(cmd), withEngine(engine))
+	if err != nil {
+		return nil, err
+	}
+	l := &liveRegistry{reg: reg, engine: engine}
+	if len(customizations) > 0 {
+		set, err := customization.Loader{Stdin: cmd.InOrStdin()}.Load(customizations...)
+		printWarnings(cmd.ErrOrStderr(), set.Warnings)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := customization.NewLayer(engine, set); err != nil {
+			return nil, err
+		}
+		l.files = set
+	}
+	if len(webhookConfigs) > 0 {
+		loaded, err := webhook.Loader{Stdin: cmd.InOrStdin()}.Load(webhookConfigs...)
+		if err != nil {
+			return nil, fmt.Errorf("--webhook-config: %w", err)
+		}
+		for _, w := range loaded.Warnings {
+			fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+		}
+		l.fileWebhooks = loaded.Configurations
+	}
+	opts = append([]source.Option{source.WithFiles(l.files), source.WithFileWebhooks(l.fileWebhooks)}, opts...)
+	l.source, err = source.New(cfg, reg, engine, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// watchFiles reloads the customization files into the Source when they
+// change, until ctx is done; a change that does not load keeps the
+// previous files' customizations.
+func (l *liveRegistry) watchFiles(ctx context.Context, paths []string, log *slog.Logger) error {
+	reloader := &customization.Reloader{
+		Registry: interpreter.NewRegistry(), // a scratch one: the Source installs the layers
+		Engine:   l.engine,
+		Paths:    paths,
+		OnLoad: func(set *customization.Set, err error) {
+			if err != nil {
+				log.Error("customization files not reloaded: keeping the previous ones", "error", err)
+				return
+			}
+			l.source.SetFiles(set, l.fileWebhooks)
+		},
+	}
+	return reloader.Start(ctx)
+}
