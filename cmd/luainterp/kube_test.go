@@ -175,7 +175,7 @@ func TestServeKube(t *testing.T) {
 		_, err := rics.Create(ctx, gadgetCustomization(t, "gadget-second", gadgetReplicas(3)), metav1.CreateOptions{})
 		require.Error(t, err)
 		assert.Equal(t, `admission webhook "resourceinterpretercustomizations.luainterp.io" denied the request: `+
-			`resourceinterpretercustomization/gadget-second:1: document 1 "gadget-second": spec.customizations.replicaResource: example.io/v1 Gadget is already defined by customization "gadget"; a kind's operation is defined by one customization only`, err.Error())
+			`resourceinterpretercustomization/gadget-second:1: document 1 "gadget-second": spec.customizations.replicaResource: already defined for example.io/v1, Kind=Gadget by customization "gadget"; a kind's operation is defined by one customization only`, err.Error())
 	})
 	t.Run("with admission bypassed a broken customization is kept out with an Event", func(t *testing.T) {
 		removeAdmission()

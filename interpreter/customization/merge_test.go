@@ -57,7 +57,7 @@ func TestMerge(t *testing.T) {
 		},
 		names:    []string{"a", "b"},
 		answers:  "a",
-		warnings: []string{`files.yaml:2: document 1 "b": healthInterpretation for example.io/v1 Widget is also defined by "a"; "a" is used (customizations apply in name order, the first wins)`},
+		warnings: []string{`files.yaml:2: document 1 "b": healthInterpretation for example.io/v1, Kind=Widget is also defined by "a"; "a" is used (customizations apply in name order, the first wins)`},
 	}, {
 		name: "of two of one name the earlier set's is kept",
 		sets: func(t *testing.T) []*customization.Set {

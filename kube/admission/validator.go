@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/kube/source"
@@ -136,8 +137,8 @@ func overlaps(c *customization.Customization, existing []*customization.Customiz
 				continue
 			}
 			if _, ok := other.Script(op); ok {
-				problems = append(problems, fmt.Sprintf("%s: spec.customizations.%s: %s %s is already defined by customization %q; a kind's operation is defined by one customization only",
-					c.Position, op.CustomizationKey(), c.Target.GroupVersion(), c.Target.Kind, other.Name))
+				problems = append(problems, fmt.Sprintf("%s: spec.customizations.%s: already defined for %s by customization %q; a kind's operation is defined by one customization only",
+					c.Position, op.CustomizationKey(), interpreter.GVKString(c.Target), other.Name))
 			}
 		}
 	}

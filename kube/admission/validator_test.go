@@ -81,7 +81,7 @@ func TestReview(t *testing.T) {
 	}, {
 		name:   "a second customization of an operation for the target is denied",
 		object: ric("second", healthRule),
-		denied: `resourceinterpretercustomization/second:1: document 1 "second": spec.customizations.healthInterpretation: example.io/v1 Widget is already defined by customization "first"; a kind's operation is defined by one customization only`,
+		denied: `resourceinterpretercustomization/second:1: document 1 "second": spec.customizations.healthInterpretation: already defined for example.io/v1, Kind=Widget by customization "first"; a kind's operation is defined by one customization only`,
 	}, {
 		name:    "a deletion is allowed",
 		object:  ric("second", healthRule),

@@ -3,6 +3,7 @@ package source
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -52,7 +53,7 @@ func (s *Source) report(kind string, u *unstructured.Unstructured, serving strin
 	if err == nil {
 		s.o.metrics.objectLoads.WithLabelValues(kind, "loaded").Inc()
 		log.Info("loaded")
-		s.event(u, corev1.EventTypeNormal, ReasonLoaded, "loaded by luainterp"+operations(u, kind, s))
+		s.event(u, corev1.EventTypeNormal, ReasonLoaded, "loaded by luainterp"+s.operations(kind, u.GetName()))
 		return
 	}
 	s.o.metrics.objectLoads.WithLabelValues(kind, "invalid").Inc()
@@ -65,12 +66,12 @@ func (s *Source) report(kind string, u *unstructured.Unstructured, serving strin
 }
 
 // operations lists the operations a loaded customization defines, for its Event.
-func operations(u *unstructured.Unstructured, kind string, s *Source) string {
+func (s *Source) operations(kind, name string) string {
 	if kind != CustomizationKind {
 		return ""
 	}
 	s.mu.Lock()
-	o := s.customizations[u.GetName()]
+	o := s.customizations[name]
 	var c *customization.Customization
 	if o != nil && o.loaded && len(o.good.Customizations) == 1 {
 		c = o.good.Customizations[0]
@@ -79,14 +80,11 @@ func operations(u *unstructured.Unstructured, kind string, s *Source) string {
 	if c == nil {
 		return ""
 	}
-	text := ""
-	for i, op := range c.Operations() {
-		if i > 0 {
-			text += ", "
-		}
-		text += op.CustomizationKey()
+	keys := make([]string, 0, len(c.Operations()))
+	for _, op := range c.Operations() {
+		keys = append(keys, op.CustomizationKey())
 	}
-	return ": " + text
+	return ": " + strings.Join(keys, ", ")
 }
 
 func (s *Source) event(u *unstructured.Unstructured, eventType, reason, message string) {
