@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,6 +39,9 @@ func create(t *testing.T, cfg *rest.Config, mapper meta.RESTMapper, u *unstructu
 	require.NoError(t, err, u.GroupVersionKind().String())
 	var api dynamic.ResourceInterface = dyn.Resource(mapping.Resource)
 	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
+		if u.GetNamespace() == "" {
+			u.SetNamespace(metav1.NamespaceDefault)
+		}
 		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: u.GetNamespace()}}
 		_, err := kubernetes.NewForConfigOrDie(cfg).CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
 		if !apierrors.IsAlreadyExists(err) {
@@ -73,7 +77,7 @@ func TestCRDsKeepRealObjects(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, works)
 	kinds := map[string]bool{}
-	for _, file := range append(files, works...) {
+	for i, file := range append(files, works...) {
 		t.Run(file, func(t *testing.T) {
 			objs, err := (&manifest.Reader{}).Objects(file)
 			require.NoError(t, err)
@@ -81,6 +85,9 @@ func TestCRDsKeepRealObjects(t *testing.T) {
 				u := &unstructured.Unstructured{Object: obj.Object}
 				if u.GetKind() == "Work" && u.GetName() == "" {
 					continue
+				}
+				if u.GetKind() == "Work" {
+					u.SetName(fmt.Sprintf("%s-%d", u.GetName(), i)) // golden cases share names
 				}
 				created := create(t, cfg, mapper, u.DeepCopy())
 				kinds[u.GetKind()] = true

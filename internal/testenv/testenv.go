@@ -35,7 +35,7 @@ type Env struct {
 	cfg     *rest.Config
 	err     error // why there is no API server; ErrNoBinaries when skipping
 	log     *syncBuffer
-	certDir string // kube-apiserver's, kept across StopAPIServer and StartAPIServer
+	certDir string // kube-apiserver's
 }
 
 // Main starts an Env, stores it in *env, runs the package's tests and
@@ -77,9 +77,7 @@ func Start() *Env {
 	}
 	api := e.env.ControlPlane.GetAPIServer()
 	api.Out, api.Err = e.log, e.log
-	// A directory of ours, which Stop does not empty: a restarted API server
-	// keeps its certificates, so the clients made before still trust it.
-	api.CertDir = certDir
+	api.CertDir = certDir // ours, removed by Stop
 	// On loopback, 1.37 needs the endpoint reconciler off: it refuses to
 	// publish 127.0.0.1 as the kubernetes Service's endpoint.
 	api.Configure().
@@ -162,25 +160,6 @@ func (e *Env) User(t testing.TB, name string, groups ...string) *rest.Config {
 		t.Fatalf("adding user %q: %v", name, err)
 	}
 	return user.Config()
-}
-
-// StopAPIServer stops kube-apiserver (etcd goes on) and StartAPIServer
-// starts it again on the same address, for tests of a client that must
-// outlive it.
-func (e *Env) StopAPIServer(t testing.TB) {
-	t.Helper()
-	e.Config(t)
-	if err := e.env.ControlPlane.GetAPIServer().Stop(); err != nil {
-		t.Fatalf("stopping kube-apiserver: %v", err)
-	}
-}
-
-// StartAPIServer starts the kube-apiserver StopAPIServer stopped.
-func (e *Env) StartAPIServer(t testing.TB) {
-	t.Helper()
-	if err := e.env.ControlPlane.GetAPIServer().Start(); err != nil {
-		t.Fatalf("starting kube-apiserver again: %v\n%s", err, e.log.tail(4096))
-	}
 }
 
 // Stop stops kube-apiserver and etcd; nothing when they did not start.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -136,25 +135,4 @@ func TestSourceAccess(t *testing.T) {
 	assert.Equal(t, `forbidden: user "nobody" may not list resourceinterpretercustomizations.config.karmada.io, `+
 		`watch resourceinterpretercustomizations.config.karmada.io, list resourceinterpreterwebhookconfigurations.config.karmada.io, `+
 		`watch resourceinterpreterwebhookconfigurations.config.karmada.io (grant them with a ClusterRole, as deploy/rbac.yaml does)`, err.Error())
-}
-
-// TestSourceOutlivesAPIServer stops kube-apiserver: the layers keep
-// serving, and once it is back the changes made are followed again.
-// It runs last, as the other tests need the API server up.
-func TestSourceOutlivesAPIServer(t *testing.T) {
-	cfg := env.Config(t)
-	live := startSource(t, cfg)
-	rics := newObjects(t, cfg, source.CustomizationResource)
-	const kind = "Outliving"
-	rics.create(replicaCustomization(t, "outliving", kind, returning(1)))
-	eventually(t, "customization used", func() bool { return replicasOf(live.reg, kind) == 1 })
-
-	env.StopAPIServer(t)
-	time.Sleep(500 * time.Millisecond) // the informers notice
-	assert.Equal(t, int32(1), replicasOf(live.reg, kind), "serving without the API server")
-	env.StartAPIServer(t)
-
-	rics.update(replicaCustomization(t, "outliving", kind, returning(2)))
-	took := eventually(t, "update after the restart used", func() bool { return replicasOf(live.reg, kind) == 2 })
-	t.Logf("update after restart -> used in %s", took)
 }
