@@ -39,7 +39,7 @@ test: lint
 	else \
 		echo "integration tests: no binaries in $(ENVTEST_DIR) (make envtest builds them); they skip"; \
 	fi
-	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -race ./...
+	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -race -timeout 30m ./...
 
 envtest:
 	LUAINTERP_ENVTEST_DIR=$(ENVTEST_DIR) bash hack/envtest-binaries.sh
