@@ -34,7 +34,7 @@ const (
 type watchdog struct {
 	mu      sync.Mutex
 	calls   map[*watch]struct{}
-	running bool
+	running atomic.Bool // written under mu; read without it by currentHeap
 	heap    atomic.Uint64 // the last sample, refreshed every tick while running
 	sample  []metrics.Sample
 }
@@ -75,11 +75,11 @@ func (w *watchdog) watch(c *watch, ctx *callContext, gen uint64, caller context.
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.running {
+	if w.running.Load() {
 		c.baseline = w.heap.Load()
 	} else {
 		c.baseline = w.readHeap()
-		w.running = true
+		w.running.Store(true)
 		go w.loop()
 	}
 	c.askAbove = c.baseline + c.budget
@@ -90,9 +90,12 @@ func (w *watchdog) watch(c *watch, ctx *callContext, gen uint64, caller context.
 // currentHeap is the process heap: the last tick's sample while calls
 // run, a fresh one otherwise.
 func (w *watchdog) currentHeap() uint64 {
+	if w.running.Load() { // the common case while calls run: no lock
+		return w.heap.Load()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.running {
+	if w.running.Load() {
 		return w.heap.Load()
 	}
 	return w.readHeap()
@@ -115,7 +118,7 @@ func (w *watchdog) loop() {
 		heap := w.readHeap()
 		if len(w.calls) == 0 {
 			if idle++; idle >= watchdogIdle {
-				w.running = false
+				w.running.Store(false)
 				w.mu.Unlock()
 				return
 			}
