@@ -34,7 +34,7 @@ const (
 type watchdog struct {
 	mu      sync.Mutex
 	calls   map[*watch]struct{}
-	running atomic.Bool // written under mu; read without it by currentHeap
+	running atomic.Bool   // written under mu; read without it by currentHeap
 	heap    atomic.Uint64 // the last sample, refreshed every tick while running
 	sample  []metrics.Sample
 }
