@@ -17,34 +17,29 @@ import (
 // setCustomization loads a new version of a customization object.
 func (s *Source) setCustomization(u *unstructured.Unstructured) {
 	set, err := LoadCustomization(s.engine, u)
-	s.mu.Lock()
-	o := s.customizations[u.GetName()]
-	if o == nil {
-		o = &object[*customization.Set]{}
-		s.customizations[u.GetName()] = o
-	}
-	noteLoad(o, set, u, err)
-	s.stale.customizations = true
-	s.countObjects()
-	s.mu.Unlock()
-	s.report(CustomizationKind, u, o.goodVersion, err)
-	s.due()
+	setObject(s, s.customizations, &s.stale.customizations, CustomizationKind, u, set, err)
 }
 
 // setWebhook loads a new version of a webhook configuration object.
 func (s *Source) setWebhook(u *unstructured.Unstructured) {
 	config, err := LoadWebhookConfiguration(u, s.o.webhookOpts...)
+	setObject(s, s.webhooks, &s.stale.webhooks, WebhookConfigurationKind, u, config, err)
+}
+
+// setObject notes the outcome of loading version u of an object of kind
+// into objects, marks its layer stale and reports the outcome.
+func setObject[T any](s *Source, objects map[string]*object[T], stale *bool, kind string, u *unstructured.Unstructured, good T, err error) {
 	s.mu.Lock()
-	o := s.webhooks[u.GetName()]
+	o := objects[u.GetName()]
 	if o == nil {
-		o = &object[*webhook.ResourceInterpreterWebhookConfiguration]{}
-		s.webhooks[u.GetName()] = o
+		o = &object[T]{}
+		objects[u.GetName()] = o
 	}
-	noteLoad(o, config, u, err)
-	s.stale.webhooks = true
+	noteLoad(o, good, u, err)
+	*stale = true
 	s.countObjects()
 	s.mu.Unlock()
-	s.report(WebhookConfigurationKind, u, o.goodVersion, err)
+	s.report(kind, u, o.goodVersion, err)
 	s.due()
 }
 
@@ -57,24 +52,22 @@ func noteLoad[T any](o *object[T], good T, u *unstructured.Unstructured, err err
 }
 
 func (s *Source) removeCustomization(u *unstructured.Unstructured) {
-	s.mu.Lock()
-	delete(s.customizations, u.GetName())
-	s.stale.customizations = true
-	s.countObjects()
-	s.mu.Unlock()
-	s.o.metrics.objectLoads.WithLabelValues(CustomizationKind, "deleted").Inc()
-	s.o.log.Info("customization deleted", "name", u.GetName())
-	s.due()
+	removeObject(s, s.customizations, &s.stale.customizations, CustomizationKind, "customization deleted", u)
 }
 
 func (s *Source) removeWebhook(u *unstructured.Unstructured) {
+	removeObject(s, s.webhooks, &s.stale.webhooks, WebhookConfigurationKind, "webhook configuration deleted", u)
+}
+
+// removeObject forgets the deleted object u of kind and marks its layer stale.
+func removeObject[T any](s *Source, objects map[string]*object[T], stale *bool, kind, message string, u *unstructured.Unstructured) {
 	s.mu.Lock()
-	delete(s.webhooks, u.GetName())
-	s.stale.webhooks = true
+	delete(objects, u.GetName())
+	*stale = true
 	s.countObjects()
 	s.mu.Unlock()
-	s.o.metrics.objectLoads.WithLabelValues(WebhookConfigurationKind, "deleted").Inc()
-	s.o.log.Info("webhook configuration deleted", "name", u.GetName())
+	s.o.metrics.objectLoads.WithLabelValues(kind, "deleted").Inc()
+	s.o.log.Info(message, "name", u.GetName())
 	s.due()
 }
 
