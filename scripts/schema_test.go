@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,35 +42,16 @@ func TestSchemas(t *testing.T) {
 		t.Run(suite.Name, func(t *testing.T) {
 			gvk := kindOf(suite.Name)
 			require.True(t, schemas.Has(gvk), "no CRD in %s serves %s %s", crdDir, gvk.GroupVersion(), gvk.Kind)
-			invalid := 0
 			for _, r := range suite.Run(context.Background(), nil, nil) {
 				t.Run(r.Case.Operation.String()+"/"+r.Case.Name, func(t *testing.T) {
 					for _, o := range caseObjects(t, r) {
-						errs := o.validate(schemas, gvk)
-						if known := knownInvalid[suite.Name]; known != "" && len(errs) > 0 {
-							t.Logf("%s: %s: known invalid (%s): %v", r.Case.Source, o.name, known, errs.ToAggregate())
-							invalid++
-							continue
-						}
-						assert.Empty(t, errs, "%s: %s is not valid for the CRD (%s)", r.Case.Source, o.name, schemas.File(gvk))
+						assert.Empty(t, o.validate(schemas, gvk), "%s: %s is not valid for the CRD (%s)", r.Case.Source, o.name, schemas.File(gvk))
 					}
 				})
 			}
-			if knownInvalid[suite.Name] != "" {
-				assert.NotZero(t, invalid, "every object is valid: take the suite out of knownInvalid")
-			}
 		})
 	}
-	for suite := range knownInvalid {
-		assert.True(t, strings.Count(suite, "/") == 2, "knownInvalid %q: not a suite", suite)
-	}
 }
-
-// knownInvalid names the suites whose objects do not all validate yet,
-// with why; their errors are logged instead of failing the test. It is
-// temporary, for the kinds written before this test: it must end empty,
-// and no new suite may be added to it.
-var knownInvalid = map[string]string{}
 
 // caseObject is one object of a case, or one status.
 type caseObject struct {
