@@ -1,0 +1,53 @@
+package leader
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Metrics are an Elector's Prometheus metrics; register them with a
+// prometheus.Registerer. The zero value is not usable: call NewMetrics.
+//
+//	luainterp_leader_is_leader{lease}            1 while this process runs the function as leader, else 0
+//	luainterp_leader_acquisitions_total{lease}   times this process became leader
+type Metrics struct {
+	isLeader     *prometheus.GaugeVec
+	acquisitions *prometheus.CounterVec
+}
+
+// NewMetrics returns unregistered metrics.
+func NewMetrics() *Metrics {
+	return &Metrics{
+		isLeader: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "luainterp_leader_is_leader",
+			Help: "1 while this process holds the Lease (namespace/name) and runs as leader, else 0.",
+		}, []string{"lease"}),
+		acquisitions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "luainterp_leader_acquisitions_total",
+			Help: "Times this process took the Lease (namespace/name) and started leading.",
+		}, []string{"lease"}),
+	}
+}
+
+// Describe implements prometheus.Collector.
+func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
+	m.isLeader.Describe(ch)
+	m.acquisitions.Describe(ch)
+}
+
+// Collect implements prometheus.Collector.
+func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
+	m.isLeader.Collect(ch)
+	m.acquisitions.Collect(ch)
+}
+
+// leading records that this process started or stopped leading; nothing
+// on nil Metrics.
+func (m *Metrics) leading(lease string, on bool) {
+	if m == nil {
+		return
+	}
+	if on {
+		m.isLeader.WithLabelValues(lease).Set(1)
+		m.acquisitions.WithLabelValues(lease).Inc()
+		return
+	}
+	m.isLeader.WithLabelValues(lease).Set(0)
+}
