@@ -66,13 +66,16 @@ type liveRegistry struct {
 }
 
 // newLiveRegistry reads the files (failing on any problem, as without
-// --kubeconfig) and makes a Source for the API server of k; Start it.
-func newLiveRegistry(cmd *cobra.Command, k *kubeOptions, customizations, webhookConfigs []string, opts ...source.Option) (*liveRegistry, error) {
+// --kubeconfig) and makes a Source for the API server of k, its scripts
+// run on engine (a new one when nil); Start it.
+func newLiveRegistry(cmd *cobra.Command, k *kubeOptions, engine *luavm.Engine, customizations, webhookConfigs []string, opts ...source.Option) (*liveRegistry, error) {
 	cfg, err := k.config()
 	if err != nil {
 		return nil, err
 	}
-	engine := newEngine(cmd.ErrOrStderr())
+	if engine == nil {
+		engine = newEngine(cmd.ErrOrStderr())
+	}
 	reg, err := newRegistry(withIO(cmd), withEngine(engine))
 	if err != nil {
 		return nil, err

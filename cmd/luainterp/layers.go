@@ -129,7 +129,7 @@ func (o *layersOptions) registry(cmd *cobra.Command) (*interpreter.Registry, *so
 		}
 		return reg, nil, err
 	}
-	live, err := newLiveRegistry(cmd, &o.kube, o.customizations, o.webhookConfigs)
+	live, err := newLiveRegistry(cmd, &o.kube, nil, o.customizations, o.webhookConfigs)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,10 +19,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/luainterp/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
-	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/customization"
-	"github.com/luainterp/luainterp/interpreter/ratelimit"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/kube/admission"
 	"github.com/luainterp/luainterp/kube/source"
 	"github.com/luainterp/luainterp/webhook"
@@ -37,19 +37,15 @@ type serveOptions struct {
 	customizations  []string
 	webhookConfigs  []string
 	watch           bool
-	timeout         time.Duration
-	maxBodyBytes    int64
-	shutdownGrace   time.Duration
-	bulkhead        bulkhead.Limits
-	rateLimit       ratelimit.Bucket // off when MaxTokens is 0
-	rateLimitScope  string
+	configFile      string
+	cfg             serveconfig.Config // the flags of the configuration's keys
 	kube            kubeOptions
 }
 
 func newServeCommand() *cobra.Command {
-	o := &serveOptions{}
+	o := &serveOptions{cfg: serveconfig.Default()}
 	cmd := &cobra.Command{
-		Use:   "serve [--addr :8443] [--tls-cert F --tls-key F] [-f CUSTOMIZATION]... [--watch] [--webhook-config F]...",
+		Use:   "serve [--addr :8443] [--tls-cert F --tls-key F] [-f CUSTOMIZATION]... [--watch] [--webhook-config F]... [--config serve.yaml]",
 		Short: "Serve the interpreter as a Karmada interpreter webhook",
 		Long: `Serve luainterp's layers as a Karmada resource interpreter webhook: a
 Karmada control plane whose ResourceInterpreterWebhookConfiguration points
@@ -78,9 +74,16 @@ Each hook (a kind and an operation) has a bulkhead: at most --max-requests
 of its calls run at once, and --max-pending wait, each at most --max-wait,
 for a slot. A call past those is answered HTTP 503 at once, with a failed
 response naming the hook, so that one kind whose script loops or whose
-webhook hangs cannot take the slots of the others. An operation that runs
-past its deadline (--timeout, a caller's ?timeout=, or the Lua engine's) is
-answered with code 504.
+webhook hangs cannot take the slots of the others. With
+--rate-limit-max-tokens, a token bucket answers the calls past its rate
+HTTP 429 with Retry-After. A Lua call runs at most the shorter of
+--timeout and --engine-deadline; an operation that runs past its deadline
+(that one, a caller's ?timeout=) is answered with code 504.
+
+--config FILE reads all of these from one YAML file (Envoy's names:
+circuit_breakers.max_requests, local_ratelimit.token_bucket.max_tokens,
+...; see testdata/examples/serve.yaml), with rate limits of their own for
+some operations or kinds; flags given beside it override the file.
 
 With --watch, the customization files are loaded again when they change; a
 change that does not load keeps the previous customizations.
@@ -95,8 +98,10 @@ admission reviews of ResourceInterpreterCustomizations at
 not load and those that define an operation another customization of the
 same target defines.
 
-On SIGTERM or SIGINT the server stops accepting connections, reports not
-ready, and finishes the requests in flight (up to --shutdown-grace).
+On SIGTERM or SIGINT the server reports not ready (/readyz 503) and goes
+on serving for --drain, so that load balancers stop sending; then it stops
+accepting connections and finishes the requests in flight (up to
+--shutdown-grace).
 Requests are logged to standard error when they fail.`,
 		Example: `  luainterp serve --tls-cert /etc/webhook/tls.crt --tls-key /etc/webhook/tls.key -f /etc/customizations/
   luainterp serve --addr 127.0.0.1:8080 -f customization.yaml --watch
@@ -111,16 +116,8 @@ Requests are logged to standard error when they fail.`,
 	addCustomizationFlag(f, &o.customizations)
 	addWebhookConfigFlag(f, &o.webhookConfigs)
 	f.BoolVar(&o.watch, "watch", false, "reload the customizations of -f when their files change")
-	f.DurationVar(&o.timeout, "timeout", server.DefaultTimeout, "the longest one operation may run (a caller's ?timeout= can only shorten it)")
-	f.Int64Var(&o.maxBodyBytes, "max-body-bytes", server.DefaultMaxBodyBytes, "the largest request body accepted")
-	f.IntVar(&o.bulkhead.MaxRequests, "max-requests", bulkhead.DefaultMaxRequests, "the most calls of one hook (kind and operation) that run at once")
-	f.IntVar(&o.bulkhead.MaxPending, "max-pending", bulkhead.DefaultMaxPending, "the most calls of one hook that wait for a slot; further ones are answered 503 at once")
-	f.DurationVar(&o.bulkhead.MaxWait, "max-wait", bulkhead.DefaultMaxWait, "the longest a call waits for a slot of its hook before it is answered 503 (0: its deadline)")
-	f.IntVar(&o.rateLimit.MaxTokens, "rate-limit-max-tokens", 0, "rate limit: the token bucket's size, the largest burst (0: no rate limit)")
-	f.IntVar(&o.rateLimit.TokensPerFill, "rate-limit-tokens-per-fill", 100, "rate limit: tokens added every --rate-limit-fill-interval")
-	f.DurationVar(&o.rateLimit.FillInterval, "rate-limit-fill-interval", time.Second, "rate limit: how often --rate-limit-tokens-per-fill tokens are added")
-	f.StringVar(&o.rateLimitScope, "rate-limit-scope", "server", "rate limit: which calls share a bucket: server, operation, kind or hook")
-	f.DurationVar(&o.shutdownGrace, "shutdown-grace", 20*time.Second, "how long to wait for requests in flight on shutdown")
+	f.StringVar(&o.configFile, "config", "", "the configuration file (YAML) of the limits, deadlines, engine and drain; flags given override it")
+	addConfigFlags(f, &o.cfg)
 	o.kube.addFlags(f)
 	return cmd
 }
@@ -129,24 +126,6 @@ func (o *serveOptions) check() error {
 	switch {
 	case (o.tlsCert == "") != (o.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key: give both or neither")
-	case o.timeout <= 0:
-		return fmt.Errorf("--timeout: want a positive duration, got %s", o.timeout)
-	case o.maxBodyBytes <= 0:
-		return fmt.Errorf("--max-body-bytes: want a positive size, got %d", o.maxBodyBytes)
-	case o.bulkhead.MaxRequests < 1:
-		return fmt.Errorf("--max-requests: want at least 1, got %d", o.bulkhead.MaxRequests)
-	case o.bulkhead.MaxPending < 0:
-		return fmt.Errorf("--max-pending: want 0 or more, got %d", o.bulkhead.MaxPending)
-	case o.bulkhead.MaxWait < 0:
-		return fmt.Errorf("--max-wait: want 0 or more, got %s", o.bulkhead.MaxWait)
-	case o.rateLimit.MaxTokens < 0:
-		return fmt.Errorf("--rate-limit-max-tokens: want 0 or more, got %d", o.rateLimit.MaxTokens)
-	case o.rateLimit.MaxTokens > 0 && o.rateLimit.TokensPerFill < 1:
-		return fmt.Errorf("--rate-limit-tokens-per-fill: want at least 1, got %d", o.rateLimit.TokensPerFill)
-	case o.rateLimit.MaxTokens > 0 && o.rateLimit.FillInterval <= 0:
-		return fmt.Errorf("--rate-limit-fill-interval: want a positive duration, got %s", o.rateLimit.FillInterval)
-	case !slices.Contains(rateLimitScopes, o.rateLimitScope):
-		return fmt.Errorf("--rate-limit-scope: want one of server, operation, kind, hook, got %q", o.rateLimitScope)
 	case o.kube.check() != nil:
 		return o.kube.check()
 	case o.watch && len(o.customizations) == 0:
@@ -161,6 +140,10 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	if err := o.check(); err != nil {
 		return err
 	}
+	cfg, err := o.config(cmd.Flags())
+	if err != nil {
+		return err
+	}
 	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
@@ -168,15 +151,16 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	metrics := server.NewMetrics()
 	gatherer := prometheus.NewRegistry()
 	gatherer.MustRegister(metrics, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	limits, err := o.limits()
+	limits, err := serveLimits(cfg)
 	if err != nil {
 		return err
 	}
-	reg, validator, err := o.layers(ctx, cmd, log, gatherer)
+	engine := newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...)
+	reg, validator, err := o.layers(ctx, cmd, log, gatherer, engine)
 	if err != nil {
 		return err
 	}
-	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(o.timeout), server.WithMaxBodyBytes(o.maxBodyBytes),
+	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(cfg.Timeout.Duration), server.WithMaxBodyBytes(cfg.MaxBodyBytes.N),
 		server.WithMetrics(metrics), server.WithLogger(log))
 	var draining atomic.Bool
 	ready := func() error {
@@ -189,7 +173,7 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		Handler:           o.mux(handler, validator, gatherer, ready),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      o.timeout + 10*time.Second,
+		WriteTimeout:      cfg.Timeout.Duration + 10*time.Second,
 		IdleTimeout:       90 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -213,63 +197,57 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 			served <- srv.Serve(ln)
 		}
 	}()
-	log.Info("serving interpreter webhook", "address", ln.Addr().String(), "tls", useTLS)
+	log.Info("serving interpreter webhook", "address", ln.Addr().String(), "tls", useTLS,
+		"timeout", cfg.Timeout.Duration, "lua_deadline", cfg.LuaDeadline(), "lua_states", cfg.Engine.PoolSize,
+		"max_requests", cfg.CircuitBreakers.MaxRequests, "max_pending_requests", cfg.CircuitBreakers.MaxPendingRequests)
 
 	select {
 	case err := <-served:
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
 	}
+	return drain(srv, &draining, cfg, log)
+}
+
+// drain shuts srv down: not ready at once, still serving for the drain
+// period (each answer asking its client to close the connection, so that
+// the next request opens a new one, to another replica once the load
+// balancer has seen /readyz), then no new connections, and the requests
+// in flight finish within the shutdown grace.
+func drain(srv *http.Server, draining *atomic.Bool, cfg serveconfig.Config, log *slog.Logger) error {
 	draining.Store(true)
-	log.Info("shutting down: finishing requests in flight", "grace", o.shutdownGrace)
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdownGrace)
+	srv.SetKeepAlivesEnabled(false)
+	if d := cfg.DrainPeriod.Duration; d > 0 {
+		log.Info("shutting down: not ready, draining", "drain_period", d)
+		time.Sleep(d)
+	}
+	log.Info("shutting down: finishing requests in flight", "grace", cfg.ShutdownGrace.Duration)
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace.Duration)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	if err := srv.Shutdown(ctx); err != nil {
 		return fmt.Errorf("shutting down: %w", err)
 	}
 	log.Info("shut down")
 	return nil
 }
 
-// rateLimitScopes are the values of --rate-limit-scope, in ratelimit.Scope order.
-var rateLimitScopes = []string{"server", "operation", "kind", "hook"}
-
-// limits returns the middleware that protects the registry, outermost
-// first: the rate limit, which refuses before anything waits, then the
-// bulkheads.
-func (o *serveOptions) limits() ([]interpreter.Middleware, error) {
-	var mws []interpreter.Middleware
-	if o.rateLimit.MaxTokens > 0 {
-		l, err := ratelimit.New(o.rateLimit, ratelimit.Scope(slices.Index(rateLimitScopes, o.rateLimitScope)))
-		if err != nil {
-			return nil, err
-		}
-		mws = append(mws, l.Middleware())
-	}
-	b, err := bulkhead.New(o.bulkhead)
-	if err != nil {
-		return nil, err
-	}
-	return append(mws, b.Middleware()), nil
-}
-
 // layers returns the registry to serve and the admission validator: from
 // the files alone, or following the API server (--kubeconfig, --in-cluster)
 // with the files merged in, its metrics registered in gatherer.
-func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, log *slog.Logger, gatherer *prometheus.Registry) (*interpreter.Registry, *admission.Validator, error) {
+func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, log *slog.Logger, gatherer *prometheus.Registry, engine *luavm.Engine) (*interpreter.Registry, *admission.Validator, error) {
 	if !o.kube.enabled() {
-		reg, err := o.registry(ctx, cmd, log)
+		reg, err := o.registry(ctx, cmd, log, engine)
 		if err == nil {
 			err = setWebhookLayer(cmd, reg, o.webhookConfigs)
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		return reg, admission.New(newEngine(cmd.ErrOrStderr()), nil, log), nil
+		return reg, admission.New(engine, nil, log), nil
 	}
 	metrics := source.NewMetrics()
 	gatherer.MustRegister(metrics)
-	live, err := newLiveRegistry(cmd, &o.kube, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(metrics))
+	live, err := newLiveRegistry(cmd, &o.kube, engine, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(metrics))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -291,13 +269,12 @@ func (o *serveOptions) mux(handler http.Handler, validator *admission.Validator,
 	return mux
 }
 
-// registry returns the registry to serve: newRegistry's layers, with the
+// registry returns the registry to serve, its scripts run on engine: newRegistry's layers, with the
 // customizations of -f loaded once, or kept in step with their files (--watch).
-func (o *serveOptions) registry(ctx context.Context, cmd *cobra.Command, log *slog.Logger) (*interpreter.Registry, error) {
+func (o *serveOptions) registry(ctx context.Context, cmd *cobra.Command, log *slog.Logger, engine *luavm.Engine) (*interpreter.Registry, error) {
 	if !o.watch {
-		return newRegistry(withCustomizations(o.customizations...), withIO(cmd))
+		return newRegistry(withCustomizations(o.customizations...), withIO(cmd), withEngine(engine))
 	}
-	engine := newEngine(cmd.ErrOrStderr())
 	reg, err := newRegistry(withIO(cmd), withEngine(engine))
 	if err != nil {
 		return nil, err

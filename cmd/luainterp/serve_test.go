@@ -53,14 +53,14 @@ type serving struct {
 
 var servingAddress = regexp.MustCompile(`msg="serving interpreter webhook" address=(\S+)`)
 
-// startServe runs `luainterp serve --addr 127.0.0.1:0 args...` until the
+// startServe runs `luainterp serve --addr 127.0.0.1:0 --drain 0s args...` until the
 // test ends, and waits for it to listen.
 func startServe(t *testing.T, args ...string) *serving {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &serving{stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	cmd := newRootCommand()
-	cmd.SetArgs(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))
+	cmd.SetArgs(append([]string{"serve", "--addr", "127.0.0.1:0", "--drain", "0s"}, args...))
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(s.stderr)
 	go func() { s.done <- cmd.ExecuteContext(ctx) }()
