@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -148,20 +149,25 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 
-	metrics := server.NewMetrics()
+	metrics, waits := server.NewMetrics(), queueWait()
 	gatherer := prometheus.NewRegistry()
-	gatherer.MustRegister(metrics, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	limits, err := serveLimits(cfg)
+	gatherer.MustRegister(metrics, waits, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	limits, err := serveLimits(cfg, observeWait(waits))
 	if err != nil {
 		return err
 	}
+	access, closeAccess, err := openAccessLog(cfg.AccessLog, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	defer closeAccess()
 	engine := newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...)
 	reg, validator, err := o.layers(ctx, cmd, log, gatherer, engine)
 	if err != nil {
 		return err
 	}
 	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(cfg.Timeout.Duration), server.WithMaxBodyBytes(cfg.MaxBodyBytes.N),
-		server.WithMetrics(metrics), server.WithLogger(log))
+		server.WithMetrics(metrics), server.WithLogger(log), server.WithAccessLog(access))
 	var draining atomic.Bool
 	ready := func() error {
 		if draining.Load() {
@@ -207,6 +213,19 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	case <-ctx.Done():
 	}
 	return drain(srv, &draining, cfg, log)
+}
+
+// openAccessLog opens the access log file for appending, or returns
+// stderr when there is none; close it when done serving.
+func openAccessLog(path string, stderr io.Writer) (io.Writer, func(), error) {
+	if path == "" {
+		return stderr, func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("access log: %w", err)
+	}
+	return f, func() { _ = f.Close() }, nil
 }
 
 // drain shuts srv down: not ready at once, still serving for the drain

@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
@@ -11,8 +15,9 @@ import (
 
 // serveLimits returns the middleware that protects the registry, outermost
 // first: the rate limits, which refuse before anything waits (the
-// server's bucket, then each descriptor's), then the bulkheads.
-func serveLimits(cfg serveconfig.Config) ([]interpreter.Middleware, error) {
+// server's bucket, then each descriptor's), then the bulkheads, which
+// tell observe how long each call waited for its slot.
+func serveLimits(cfg serveconfig.Config, observe bulkhead.WaitObserver) ([]interpreter.Middleware, error) {
 	var mws []interpreter.Middleware
 	rl := cfg.LocalRateLimit
 	if rl.TokenBucket.MaxTokens > 0 {
@@ -29,7 +34,7 @@ func serveLimits(cfg serveconfig.Config) ([]interpreter.Middleware, error) {
 		}
 		mws = append(mws, onlyFor(d, l.Middleware()))
 	}
-	b, err := bulkhead.New(cfg.CircuitBreakers.Limits())
+	b, err := bulkhead.New(cfg.CircuitBreakers.Limits(), bulkhead.WithWaitObserver(observe))
 	if err != nil {
 		return nil, err
 	}
@@ -55,5 +60,21 @@ func onlyFor(d serveconfig.Descriptor, mw interpreter.Middleware) interpreter.Mi
 			}
 			return next.Interpret(ctx, req)
 		})
+	}
+}
+
+// queueWait is the histogram of how long calls waited for a bulkhead slot.
+func queueWait() *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Namespace: "luainterp", Subsystem: "bulkhead", Name: "queue_wait_seconds",
+		Help:    "Time a call waited for a slot of its hook's bulkhead (0 when one was free), whether one came free or not.",
+		Buckets: []float64{0, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+	}, []string{"operation"})
+}
+
+// observeWait records into h.
+func observeWait(h *prometheus.HistogramVec) bulkhead.WaitObserver {
+	return func(_ schema.GroupVersionKind, op interpreter.Operation, waited time.Duration) {
+		h.WithLabelValues(op.String()).Observe(waited.Seconds())
 	}
 }

@@ -66,14 +66,31 @@ type compartment struct {
 type Bulkheads struct {
 	limits Limits
 	hooks  sync.Map // key -> *compartment
+	onWait WaitObserver
 }
 
+// WaitObserver is told how long a call of the hook of op for gvk waited
+// for a slot: 0 when it found one free, up to MaxWait when it queued
+// (whether a slot then came free or not). It is not told of a call
+// refused at once. It is called from the calls' goroutines, at once.
+type WaitObserver func(gvk schema.GroupVersionKind, op interpreter.Operation, waited time.Duration)
+
+// Option configures Bulkheads.
+type Option func(*Bulkheads)
+
+// WithWaitObserver tells fn how long each call waited for its slot.
+func WithWaitObserver(fn WaitObserver) Option { return func(b *Bulkheads) { b.onWait = fn } }
+
 // New returns bulkheads with limits, or an error if they are invalid.
-func New(limits Limits) (*Bulkheads, error) {
+func New(limits Limits, opts ...Option) (*Bulkheads, error) {
 	if err := limits.Validate(); err != nil {
 		return nil, err
 	}
-	return &Bulkheads{limits: limits}, nil
+	b := &Bulkheads{limits: limits, onWait: func(schema.GroupVersionKind, interpreter.Operation, time.Duration) {}}
+	for _, opt := range opts {
+		opt(b)
+	}
+	return b, nil
 }
 
 // Middleware returns middleware that runs each call within its hook's
@@ -115,6 +132,7 @@ func (b *Bulkheads) compartment(k key) *compartment {
 func (b *Bulkheads) acquire(ctx context.Context, c *compartment, k key) error {
 	select {
 	case c.slots <- struct{}{}:
+		b.onWait(k.gvk, k.op, 0)
 		return nil
 	default:
 	}
@@ -126,6 +144,8 @@ func (b *Bulkheads) acquire(ctx context.Context, c *compartment, k key) error {
 		return refuse(ReasonFull)
 	}
 	defer c.pending.Add(-1)
+	start := time.Now()
+	defer func() { b.onWait(k.gvk, k.op, time.Since(start)) }()
 	var expired <-chan time.Time
 	if b.limits.MaxWait > 0 {
 		timer := time.NewTimer(b.limits.MaxWait)

@@ -241,3 +241,56 @@ func TestNoHookPassesThrough(t *testing.T) {
 	_, err = in.Interpret(context.Background(), interpreter.Request{Operation: interpreter.InterpretHealth, Object: object("Widget")})
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
 }
+
+// The observer hears of a call that found a slot (waited 0) and of one
+// that queued for MaxWait, not of one refused at once.
+func TestWaitObserver(t *testing.T) {
+	req := interpreter.Request{Operation: interpreter.InterpretHealth, Object: object("Widget")}
+	var mu sync.Mutex
+	var waits []time.Duration
+	observe := bulkhead.WithWaitObserver(func(gvk schema.GroupVersionKind, op interpreter.Operation, waited time.Duration) {
+		assert.Equal(t, "Widget", gvk.Kind)
+		assert.Equal(t, interpreter.InterpretHealth, op)
+		mu.Lock()
+		defer mu.Unlock()
+		waits = append(waits, waited)
+	})
+	tests := []struct {
+		name   string
+		limits bulkhead.Limits
+		reason bulkhead.Reason
+		want   int // waits observed of the second call: 1 if it queued
+	}{
+		{"queued", bulkhead.Limits{MaxRequests: 1, MaxPending: 1, MaxWait: 20 * time.Millisecond}, bulkhead.ReasonWaited, 1},
+		{"refused at once", bulkhead.Limits{MaxRequests: 1}, bulkhead.ReasonFull, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			waits = nil
+			b, err := bulkhead.New(tt.limits, observe)
+			require.NoError(t, err)
+			g := newGate()
+			in := b.Middleware()(g)
+			first := make(chan error, 1)
+			go func() {
+				_, err := in.Interpret(context.Background(), req)
+				first <- err
+			}()
+			<-g.started
+			_, err = in.Interpret(context.Background(), req)
+			var refused *bulkhead.Error
+			require.ErrorAs(t, err, &refused)
+			assert.Equal(t, tt.reason, refused.Reason)
+			close(g.release)
+			require.NoError(t, <-first)
+
+			mu.Lock()
+			defer mu.Unlock()
+			require.Len(t, waits, 1+tt.want)
+			assert.Zero(t, waits[0], "the first call found a slot")
+			if tt.want == 1 {
+				assert.GreaterOrEqual(t, waits[1], 20*time.Millisecond)
+			}
+		})
+	}
+}

@@ -12,6 +12,9 @@
 // that does not answer) thus fills its own bulkhead and no other: the
 // calls of other kinds and operations keep their slots.
 //
+// WithWaitObserver hears how long each call waited for its slot, for a
+// queue wait histogram.
+//
 // Wrap one layer before Registry.Set to bound each layer's hooks apart, or
 // the whole Registry to bound each (GVK, operation) across layers. Calls
 // for a kind the interpreter has no hook for pass through unbounded (they

@@ -39,10 +39,29 @@
 // Metrics (a prometheus.Collector, see NewMetrics) counts requests by
 // operation and outcome and observes their latency:
 //
-//	luainterp_webhook_requests_total{operation, outcome}   outcome: success, failure, rejected
+//	luainterp_webhook_requests_total{operation, outcome}   outcome: success, failure, rejected, overloaded, rate_limited
 //	luainterp_webhook_request_duration_seconds{operation}  a histogram
 //	luainterp_webhook_requests_in_flight
+//	luainterp_webhook_response_flags_total{operation, flag}  flag: UO, RL, UT, UF, UH
 //
 // operation is the wire name, or "unknown" for a request rejected before
 // its operation was read.
+//
+// # Access log
+//
+// WithAccessLog writes one line per request, in the manner of Envoy's:
+//
+//	[2026-12-01T23:40:01.123Z] InterpretHealth example.io/v1/Hog 503 503 UO 0 u-1
+//	[START] OPERATION GVK STATUS CODE FLAGS DURATION_MS UID
+//
+// STATUS is the HTTP status and CODE the response's status.code (200 for
+// an answer; a failed operation has HTTP 200 and its code here, 504 past
+// the deadline); '-' stands for a field without a value. The response
+// flags say why a request was not answered as asked, with Envoy's names:
+//
+//	UO  overflow: a bulkhead or the engine's heap ceiling refused it (503)
+//	RL  rate limited: its token bucket was empty (429, Retry-After)
+//	UT  timeout: it ran past its deadline, the handler's, the caller's or the Lua engine's (504)
+//	UF  upstream failure: a remote webhook asked in turn failed
+//	UH  upstream ejected: a remote webhook's circuit breaker is open
 package server

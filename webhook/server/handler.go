@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/webhook"
@@ -26,6 +28,7 @@ type Handler struct {
 	maxBodyBytes int64
 	metrics      *Metrics
 	log          *slog.Logger
+	access       *accessLog // nil: no access log
 }
 
 var _ http.Handler = (*Handler)(nil)
@@ -56,7 +59,9 @@ type answer struct {
 	response  *webhook.ResourceInterpreterResponse
 	operation string // the metrics label
 	outcome   string
-	ran       bool // the interpreter ran: its middleware recorded the request
+	ran       bool                    // the interpreter ran: its middleware recorded the request
+	gvk       schema.GroupVersionKind // the object's kind, once decoded
+	flags     []string                // the response flags
 	// retryAfter, when positive, is sent as the Retry-After header.
 	retryAfter time.Duration
 }
@@ -72,6 +77,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a := h.answerSafely(w, r)
 	if !a.ran {
 		h.metrics.observe(a.operation, a.outcome, start)
+	}
+	h.metrics.flagged(a.operation, a.flags)
+	if h.access != nil {
+		code := int32(http.StatusOK) // a success has no status
+		if a.response.Status != nil {
+			code = a.response.Status.Code
+		}
+		h.access.write(entry{start: start, operation: a.operation, gvk: a.gvk, status: a.status,
+			code: code, flags: a.flags, uid: a.response.UID})
 	}
 	if a.outcome != outcomeSuccess {
 		h.log.Info("interpreter webhook request "+a.outcome, "operation", a.operation, "uid", a.response.UID,
@@ -149,7 +163,11 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request) answer {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	return h.run(ctx, wire, req, timeout)
+	a := h.run(ctx, wire, req, timeout)
+	if req.Object != nil {
+		a.gvk = req.Object.GroupVersionKind()
+	}
+	return a
 }
 
 // deadline returns how long the operation may run: the handler's timeout,
@@ -191,8 +209,19 @@ func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequ
 	select {
 	case res = <-done:
 	case <-ctx.Done():
-		return failure(wire, op, http.StatusGatewayTimeout, fmt.Errorf("deadline of %s exceeded", timeout))
+		a := failure(wire, op, http.StatusGatewayTimeout, fmt.Errorf("deadline of %s exceeded", timeout))
+		a.flags = responseFlags(nil, true)
+		return a
 	}
+	a := answerFor(wire, op, res)
+	if res.err != nil {
+		a.flags = responseFlags(res.err, false)
+	}
+	return a
+}
+
+// answerFor answers with what the interpreter returned.
+func answerFor(wire *webhook.ResourceInterpreterRequest, op string, res result) answer {
 	if res.err != nil {
 		code := http.StatusInternalServerError
 		var relayed *webhook.StatusError

@@ -33,6 +33,7 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+	flags    *prometheus.CounterVec
 }
 
 var _ prometheus.Collector = (*Metrics)(nil)
@@ -53,6 +54,10 @@ func NewMetrics() *Metrics {
 			Namespace: "luainterp", Subsystem: "webhook", Name: "requests_in_flight",
 			Help: "Interpreter webhook requests whose operation is running.",
 		}),
+		flags: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "luainterp", Subsystem: "webhook", Name: "response_flags_total",
+			Help: "Interpreter webhook requests by operation and response flag (UO overflow, RL rate limited, UT timeout, UF upstream failure, UH upstream ejected).",
+		}, []string{"operation", "flag"}),
 	}
 }
 
@@ -60,12 +65,21 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	m.requests.Describe(ch)
 	m.duration.Describe(ch)
 	m.inFlight.Describe(ch)
+	m.flags.Describe(ch)
 }
 
 func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	m.requests.Collect(ch)
 	m.duration.Collect(ch)
 	m.inFlight.Collect(ch)
+	m.flags.Collect(ch)
+}
+
+// flagged counts a request's response flags.
+func (m *Metrics) flagged(operation string, flags []string) {
+	for _, f := range flags {
+		m.flags.WithLabelValues(operation, f).Inc()
+	}
 }
 
 // observe records one request.

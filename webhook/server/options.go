@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"log/slog"
 	"time"
 )
@@ -33,3 +34,8 @@ func WithMetrics(m *Metrics) Option { return func(h *Handler) { h.metrics = m } 
 // WithLogger logs rejected requests, failed operations and panics to l
 // (nothing is logged by default).
 func WithLogger(l *slog.Logger) Option { return func(h *Handler) { h.log = l } }
+
+// WithAccessLog writes a line per request to w, in the form the package
+// documentation gives (no access log by default). Lines are written whole,
+// one at a time.
+func WithAccessLog(w io.Writer) Option { return func(h *Handler) { h.access = &accessLog{w: w} } }
