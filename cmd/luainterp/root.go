@@ -34,6 +34,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newTestCommand())
 	root.AddCommand(newLayersCommand())
 	root.AddCommand(newServeCommand())
+	root.AddCommand(newControllerCommand())
 	root.AddCommand(newInitCommand())
 	root.AddCommand(newVersionCommand())
 	return root

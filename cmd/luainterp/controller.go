@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/spf13/cobra"
+
+	"github.com/luainterp/luainterp/binding"
+	"github.com/luainterp/luainterp/kube/controller"
+	"github.com/luainterp/luainterp/kube/source"
+	"github.com/luainterp/luainterp/webhook/server"
+)
+
+// controllerOptions are the flags of `luainterp controller`.
+type controllerOptions struct {
+	customizations    []string
+	webhookConfigs    []string
+	watch             bool
+	workers           int
+	resync            time.Duration
+	metricsAddr       string
+	qps               float32
+	burst             int
+	failoverInjection bool
+	kube              kubeOptions
+}
+
+func newControllerCommand() *cobra.Command {
+	o := &controllerOptions{}
+	cmd := &cobra.Command{
+		Use:   "controller (--kubeconfig F | --in-cluster) [-f CUSTOMIZATION]... [--workers N] [--metrics-address :8080]",
+		Short: "Keep the Works of a Karmada control plane's bindings as the binding pipeline makes them",
+		Long: `Run the binding controller: watch the ResourceBindings and
+ClusterResourceBindings of the API server, the resource templates they point
+at, the OverridePolicies, ClusterOverridePolicies and Clusters, and on every
+change run the binding pipeline (as propagate does) for the bindings it
+touches, creating or updating their Works in karmada-es-<cluster>. Works of
+clusters a binding no longer targets are deleted, and all of a binding's
+Works when it is deleted.
+
+A cluster that fails (a script error, an override that does not apply, a
+write refused) gets a Warning Event SyncWorkFailed on the binding naming the
+cluster and the cause; the other clusters' Works are written, and the
+binding is retried with back-off. A Work is written only when it changes.
+
+Replicas are revised by luainterp's layers: the built-in handlers, the
+bundled scripts, the ResourceInterpreterCustomizations and webhook
+configurations of the API server, and the files of -f and --webhook-config
+merged in (a file wins over an object of its name).
+
+The metrics server (--metrics-address) answers:
+  /healthz   200 while the process runs
+  /readyz    200 while the controller reconciles (its informers listed)
+  /metrics   Prometheus metrics: luainterp_controller_reconciles_total by
+             outcome, luainterp_controller_works_written_total by operation,
+             luainterp_controller_works_deleted_total,
+             luainterp_controller_writes_per_reconcile,
+             luainterp_controller_cluster_failures_total by cluster,
+             luainterp_controller_queue_depth, and the kube/source metrics
+
+On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
+		Example: `  luainterp controller --in-cluster
+  luainterp controller --kubeconfig ~/.kube/karmada.config -f customizations/ --workers 8`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	addCustomizationFlag(f, &o.customizations)
+	f.StringArrayVar(&o.customizations, "customizations", nil, "the same as -f")
+	addWebhookConfigFlag(f, &o.webhookConfigs)
+	f.BoolVar(&o.watch, "watch", false, "reload the customizations of -f when their files change")
+	f.IntVar(&o.workers, "workers", controller.DefaultWorkers, "how many bindings are reconciled at once")
+	f.DurationVar(&o.resync, "resync", 10*time.Minute, "reconcile every binding again this often (0: never), which also applies changes of the interpreter's layers")
+	f.StringVar(&o.metricsAddr, "metrics-address", ":8080", "the address of /metrics, /healthz and /readyz (empty: none)")
+	f.Float32Var(&o.qps, "kube-api-qps", 50, "the most requests per second to the API server")
+	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
+	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
+	o.kube.addFlags(f)
+	return cmd
+}
+
+func (o *controllerOptions) check() error {
+	switch {
+	case o.kube.check() != nil:
+		return o.kube.check()
+	case !o.kube.enabled():
+		return errors.New("--kubeconfig or --in-cluster: the controller needs an API server")
+	case o.workers < 1:
+		return fmt.Errorf("--workers: want at least 1, got %d", o.workers)
+	case o.resync < 0:
+		return fmt.Errorf("--resync: want 0 or more, got %s", o.resync)
+	case o.qps <= 0 || o.burst < 1:
+		return fmt.Errorf("--kube-api-qps and --kube-api-burst: want positive values, got %g and %d", o.qps, o.burst)
+	case o.watch && len(o.customizations) == 0:
+		return errors.New("--watch: no customization files (-f) to watch")
+	}
+	return checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--webhook-config", o.webhookConfigs})
+}
+
+func (o *controllerOptions) run(cmd *cobra.Command) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+
+	gatherer := prometheus.NewRegistry()
+	gatherer.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	c, err := o.controller(ctx, cmd, log, gatherer)
+	if err != nil {
+		return err
+	}
+	if o.metricsAddr != "" {
+		srv, err := serveMetrics(o.metricsAddr, server.NewMux(http.NotFoundHandler(), gatherer, c.Ready), log)
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+	}
+	return c.Run(ctx)
+}
+
+// controller wires the controller: the live registry (files and API
+// server) and the client, its metrics registered in gatherer.
+func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, log *slog.Logger, gatherer *prometheus.Registry) (*controller.Controller, error) {
+	sourceMetrics := source.NewMetrics()
+	metrics := controller.NewMetrics()
+	gatherer.MustRegister(sourceMetrics, metrics)
+	live, err := newLiveRegistry(cmd, &o.kube, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(sourceMetrics))
+	if err != nil {
+		return nil, err
+	}
+	if o.watch {
+		if err := live.watchFiles(ctx, o.customizations, log); err != nil {
+			return nil, err
+		}
+	}
+	if err := live.source.Start(ctx); err != nil {
+		return nil, err
+	}
+	cfg, err := o.kube.config()
+	if err != nil {
+		return nil, err
+	}
+	cfg.QPS, cfg.Burst = o.qps, o.burst
+	cfg.UserAgent = "luainterp-controller"
+	var pipeline []binding.Option
+	if o.failoverInjection {
+		pipeline = append(pipeline, binding.WithStatefulFailoverInjection())
+	}
+	return controller.New(cfg, live.reg, controller.WithLogger(log), controller.WithMetrics(metrics),
+		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...))
+}
+
+// serveMetrics serves handler on addr in the background; Close stops it.
+func serveMetrics(addr string, handler http.Handler, log *slog.Logger) (*http.Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-address: %w", err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server stopped", "error", err)
+		}
+	}()
+	log.Info("serving metrics", "address", ln.Addr().String())
+	return srv, nil
+}

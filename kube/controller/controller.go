@@ -1,0 +1,213 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/luainterp/luainterp/binding"
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// DefaultWorkers is how many bindings are reconciled at once by default.
+const DefaultWorkers = 4
+
+// Component is the source of the Events the controller records.
+const Component = "luainterp-controller"
+
+// Controller keeps the Works of every ResourceBinding and
+// ClusterResourceBinding of an API server as the binding pipeline makes
+// them. Make one with New, then Run it.
+type Controller struct {
+	dynamic  dynamic.Interface
+	kube     kubernetes.Interface
+	mapper   meta.ResettableRESTMapper
+	pipeline *binding.Pipeline
+	o        options
+	host     string
+
+	queue     workqueue.TypedRateLimitingInterface[Key]
+	factory   dynamicinformer.DynamicSharedInformerFactory
+	informers informers
+	templates *templates
+	policies  *policyCache
+	recorder  record.EventRecorder
+	written   writes
+	ran       bool
+	mu        sync.Mutex
+	synced    atomic.Bool
+}
+
+// New returns a Controller for the API server of cfg whose pipeline
+// revises replicas with interp (usually an *interpreter.Registry whose
+// layers a kube/source.Source keeps in step with the API server).
+func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Controller, error) {
+	o := options{log: slog.New(slog.DiscardHandler), workers: DefaultWorkers, resync: 10 * time.Minute}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.metrics == nil {
+		o.metrics = NewMetrics()
+	}
+	if o.workers < 1 {
+		return nil, fmt.Errorf("new controller: want at least 1 worker, got %d", o.workers)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
+	c := &Controller{
+		dynamic:  dyn,
+		kube:     kube,
+		mapper:   restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kube.Discovery())),
+		pipeline: binding.New(interp, o.pipeline...),
+		o:        o,
+		host:     cfg.Host,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[Key](),
+			workqueue.TypedRateLimitingQueueConfig[Key]{Name: "bindings"}),
+		factory: dynamicinformer.NewDynamicSharedInformerFactory(dyn, o.resync),
+	}
+	c.templates = newTemplates(dyn, c.mapper, c.enqueueTemplateBindings, o.log)
+	c.policies = newPolicyCache(o.log)
+	if err := c.setupInformers(); err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
+	return c, nil
+}
+
+// Run starts the informers, waits until they have listed every object and
+// reconciles bindings with the workers until ctx is done; then it stops
+// taking bindings, lets the reconciles in flight finish and returns nil.
+// It fails when ctx is done before the lists arrive, or when called twice.
+// Run is what a leader-election callback calls when leading starts.
+func (c *Controller) Run(ctx context.Context) error {
+	c.mu.Lock()
+	if c.ran {
+		c.mu.Unlock()
+		return errors.New("run controller: it has run already; make a new one")
+	}
+	c.ran = true
+	c.mu.Unlock()
+
+	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
+	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.kube.CoreV1().Events("")})
+	defer broadcaster.Shutdown()
+	c.recorder = broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: Component})
+
+	defer c.queue.ShutDown()
+	c.factory.Start(ctx.Done())
+	defer c.factory.Shutdown()
+	c.templates.start(ctx)
+	if !cache.WaitForCacheSync(ctx.Done(), c.informers.synced()...) {
+		return fmt.Errorf("run controller: listing bindings, policies, clusters and works from %s: %w", c.host, context.Cause(ctx))
+	}
+	c.o.log.Info("controller started", "workers", c.o.workers, "bindings", len(c.informers.bindings.GetStore().ListKeys()),
+		"clusterBindings", len(c.informers.clusterBindings.GetStore().ListKeys()), "works", len(c.informers.works.GetStore().ListKeys()))
+	c.synced.Store(true)
+	defer c.synced.Store(false)
+	var wg sync.WaitGroup
+	for range c.o.workers {
+		wg.Go(func() {
+			for c.next(ctx) {
+			}
+		})
+	}
+	<-ctx.Done()
+	c.queue.ShutDown()
+	wg.Wait()
+	c.o.log.Info("controller stopped")
+	return nil
+}
+
+// Ready returns nil while Run reconciles, once the informers have listed
+// every object; an error before and after.
+func (c *Controller) Ready() error {
+	if !c.synced.Load() {
+		return errors.New("controller not running: not leading, or the informers have not listed yet")
+	}
+	return nil
+}
+
+// next reconciles the next binding of the queue; false once the queue is
+// shut down.
+func (c *Controller) next(ctx context.Context) bool {
+	key, shutdown := c.queue.Get()
+	if shutdown {
+		return false
+	}
+	defer c.queue.Done(key)
+	c.o.metrics.queueDepth.Set(float64(c.queue.Len()))
+	res := c.reconcile(ctx, key)
+	c.o.metrics.reconciles.WithLabelValues(res.outcome()).Inc()
+	c.o.metrics.writesPerSync.Observe(float64(res.writes))
+	switch {
+	case res.err != nil:
+		c.o.log.Error("reconcile failed: retrying", "binding", key.String(), "error", res.err, "retries", c.queue.NumRequeues(key))
+		c.queue.AddRateLimited(key)
+	case res.after > 0:
+		c.queue.Forget(key)
+		c.queue.AddAfter(key, res.after)
+	default:
+		c.queue.Forget(key)
+	}
+	return true
+}
+
+// enqueue puts a binding in the queue.
+func (c *Controller) enqueue(k Key) {
+	c.queue.Add(k)
+	c.o.metrics.queueDepth.Set(float64(c.queue.Len()))
+}
+
+// options are what the Options set.
+type options struct {
+	log      *slog.Logger
+	metrics  *Metrics
+	workers  int
+	resync   time.Duration
+	pipeline []binding.Option
+}
+
+// Option configures a Controller.
+type Option func(*options)
+
+// WithLogger logs reconcile failures, deletions and starts to log.
+func WithLogger(log *slog.Logger) Option { return func(o *options) { o.log = log } }
+
+// WithMetrics counts in m (NewMetrics makes one per Controller otherwise).
+func WithMetrics(m *Metrics) Option { return func(o *options) { o.metrics = m } }
+
+// WithWorkers reconciles n bindings at once (DefaultWorkers otherwise).
+func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
+
+// WithResync reconciles every binding again every d (10 minutes
+// otherwise; 0 never), which also applies changes of the interpreter's
+// layers to bindings whose objects did not change.
+func WithResync(d time.Duration) Option { return func(o *options) { o.resync = d } }
+
+// WithPipelineOptions are the binding pipeline's options.
+func WithPipelineOptions(opts ...binding.Option) Option {
+	return func(o *options) { o.pipeline = opts }
+}

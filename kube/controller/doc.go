@@ -1,0 +1,95 @@
+// Package controller is luainterp's binding controller: it keeps the Works
+// (work.karmada.io/v1alpha1) of every ResourceBinding and
+// ClusterResourceBinding of an API server as the binding pipeline (package
+// binding) makes them, the same Works `luainterp propagate` prints.
+//
+// # Getting Started
+//
+//	reg := ... // an *interpreter.Registry, its layers kept in step by a kube/source.Source
+//	c, err := controller.New(cfg, reg, controller.WithWorkers(8), controller.WithMetrics(m))
+//	err = c.Run(ctx) // until ctx is done; a leader-election callback calls it when leading starts
+//
+// # What it watches
+//
+// Shared informers (client-go, dynamic client) on the bindings of both
+// kinds, the Works, the Clusters, the OverridePolicies and the
+// ClusterOverridePolicies; and one informer per kind of resource template,
+// started the first time a binding points at that kind, whatever it is.
+// A change enqueues the bindings it touches: a binding itself; the
+// bindings of a template (indexed by spec.resource); of a Cluster (indexed
+// by the clusters their Works may be in); every binding of an
+// OverridePolicy's namespace, or every binding for a
+// ClusterOverridePolicy; and the binding of a Work that someone else
+// changed or deleted (the controller's own writes are recognised by their
+// resourceVersion and do not come back). Every binding is reconciled again
+// each WithResync period, which also applies changes of the interpreter's
+// layers.
+//
+// # One reconcile
+//
+// For one binding, from the informers' caches:
+//
+//  1. gone: delete its Works (found by the binding-name annotations the
+//     pipeline sets on them); being deleted: the same, then remove
+//     BindingFinalizer so that it goes;
+//  2. put BindingFinalizer on it, so that its Works are deleted before it
+//     goes even when the controller is down at that moment;
+//  3. delete its Works in clusters it no longer targets: neither
+//     spec.clusters, spec.requiredBy, nor a graceful eviction not purged
+//     Directly;
+//  4. while a Work remains in a cluster an eviction purges Directly, wait
+//     (reconcile again after 5 s);
+//  5. no template: nothing more (its creation brings the binding back);
+//  6. run the pipeline on the template, the binding, its Clusters and the
+//     override policies (compiled once per change of any; one that does
+//     not compile is logged and left out);
+//  7. per Work: create it, or update it to the merge of the stored Work and
+//     the pipeline's, as Karmada does (labels and annotations united,
+//     finalizers united, spec replaced, the stored work.karmada.io/permanent-id
+//     copied onto the manifest) — only when that merge differs from what is
+//     stored, so that a reconcile with nothing changed writes nothing.
+//     A conflict is retried 5 times 10 ms apart, reading the Work again.
+//
+// A cluster that fails (in the pipeline, or its write) gets a Warning Event
+// SyncWorkFailed on the binding naming the cluster and the cause, and
+// luainterp_controller_cluster_failures_total{cluster}; the other clusters'
+// Works are written, the failed one's stays as it was, and the binding is
+// retried with the work queue's per-item exponential back-off. Works
+// written or deleted give one Normal Event SyncWorkSucceed.
+//
+// # Deletion and preserveResourcesOnDeletion
+//
+// The Works of a deleted binding, and of a cluster it no longer targets, are
+// deleted whatever spec.preserveResourcesOnDeletion says, as Karmada's
+// binding controller deletes them: the flag is on each Work (kept up to
+// date with the binding by step 7), and it is Karmada's execution
+// controller that, holding the Work's karmada.io/execution-controller
+// finalizer, leaves the member cluster's objects in place when it is true
+// and removes them otherwise, then lets the Work go. This controller never
+// removes that finalizer.
+//
+// # Why client-go and not controller-runtime
+//
+// The templates are of any kind, discovered from the bindings at run time,
+// and each kind's informer starts on demand; client-go's dynamic informers
+// do that directly, where controller-runtime would need its unstructured
+// cache and dynamic watches bolted on. Everything else is as plain in
+// client-go: a typed rate-limited workqueue keyed by Key, indexers,
+// the record package's Event broadcaster. Run(ctx) is then the whole
+// lifecycle, which client-go's leaderelection wraps without a manager.
+//
+// # Permissions
+//
+// get, list, watch and update on resourcebindings and
+// clusterresourcebindings (the finalizer); get, list, watch, create,
+// update and delete on works; list and watch on clusters,
+// overridepolicies and clusteroverridepolicies; list and watch on every
+// kind of resource template propagated; create and patch on events.
+// kube/source needs its own (list and watch on the config.karmada.io
+// kinds, create on selfsubjectaccessreviews).
+//
+// # Metrics
+//
+// See Metrics: reconciles by outcome, Works written by operation and
+// deleted, writes per reconcile, per-cluster failures, queue depth.
+package controller

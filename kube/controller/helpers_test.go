@@ -1,0 +1,346 @@
+package controller_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/binding"
+	"github.com/luainterp/luainterp/binding/api"
+	"github.com/luainterp/luainterp/binding/overrides"
+	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/luavm"
+	"github.com/luainterp/luainterp/kube/controller"
+	"github.com/luainterp/luainterp/scripts"
+)
+
+// examples is the folder of propagate's bundled example.
+const examples = "../../testdata/examples/propagate"
+
+// registry is luainterp's built-in and bundled layers, as the command
+// wires them without customizations.
+func registry() *interpreter.Registry {
+	return interpreter.NewRegistry().
+		Set(interpreter.LayerBuiltin, builtin.New()).
+		Set(interpreter.LayerThirdParty, scripts.NewLayer(luavm.New()))
+}
+
+// cluster is an API server with clients for the tests.
+type cluster struct {
+	t       *testing.T
+	cfg     *rest.Config
+	dynamic dynamic.Interface
+	kube    kubernetes.Interface
+	mapper  meta.RESTMapper
+}
+
+func newCluster(t *testing.T) *cluster {
+	t.Helper()
+	cfg := env.Config(t)
+	kube, err := kubernetes.NewForConfig(cfg)
+	require.NoError(t, err)
+	return &cluster{t: t, cfg: cfg, dynamic: dynamic.NewForConfigOrDie(cfg), kube: kube,
+		mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kube.Discovery()))}
+}
+
+// run starts a controller until the test ends and returns its metrics.
+func (c *cluster) run(opts ...controller.Option) *controller.Metrics {
+	c.t.Helper()
+	m := controller.NewMetrics()
+	ctrl, err := controller.New(c.cfg, registry(), append([]controller.Option{controller.WithMetrics(m)}, opts...)...)
+	require.NoError(c.t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ctrl.Run(ctx) }()
+	c.t.Cleanup(func() {
+		cancel()
+		require.NoError(c.t, <-done)
+	})
+	require.Eventually(c.t, func() bool { return ctrl.Ready() == nil }, time.Minute, 10*time.Millisecond)
+	return m
+}
+
+// namespace creates a namespace, removed when the test ends.
+func (c *cluster) namespace(name string) {
+	c.t.Helper()
+	_, err := c.kube.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return
+	}
+	require.NoError(c.t, err)
+}
+
+// resource returns the client of u's kind (in u's namespace).
+func (c *cluster) resource(u *unstructured.Unstructured) dynamic.ResourceInterface {
+	c.t.Helper()
+	gvk := u.GroupVersionKind()
+	mapping, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	require.NoError(c.t, err)
+	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
+		return c.dynamic.Resource(mapping.Resource).Namespace(u.GetNamespace())
+	}
+	return c.dynamic.Resource(mapping.Resource)
+}
+
+// create creates u without the fields the API server sets, and returns
+// it as stored.
+func (c *cluster) create(u *unstructured.Unstructured) *unstructured.Unstructured {
+	c.t.Helper()
+	u = u.DeepCopy()
+	for _, f := range []string{"uid", "resourceVersion", "generation", "creationTimestamp"} {
+		unstructured.RemoveNestedField(u.Object, "metadata", f)
+	}
+	delete(u.Object, "status")
+	out, err := c.resource(u).Create(context.Background(), u, metav1.CreateOptions{})
+	require.NoError(c.t, err, "create %s %s", u.GetKind(), u.GetName())
+	return out
+}
+
+// get reads u back; nil when it is gone.
+func (c *cluster) get(u *unstructured.Unstructured) *unstructured.Unstructured {
+	c.t.Helper()
+	out, err := c.resource(u).Get(context.Background(), u.GetName(), metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	require.NoError(c.t, err)
+	return out
+}
+
+// update reads u, changes it and writes it back.
+func (c *cluster) update(u *unstructured.Unstructured, change func(*unstructured.Unstructured)) {
+	c.t.Helper()
+	require.Eventually(c.t, func() bool {
+		current := c.get(u)
+		change(current)
+		_, err := c.resource(u).Update(context.Background(), current, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			return false
+		}
+		require.NoError(c.t, err)
+		return true
+	}, 10*time.Second, 10*time.Millisecond)
+}
+
+func (c *cluster) delete(u *unstructured.Unstructured) {
+	c.t.Helper()
+	require.NoError(c.t, c.resource(u).Delete(context.Background(), u.GetName(), metav1.DeleteOptions{}))
+}
+
+// objects reads the documents of a file of the example, each renamed by rename.
+func objects(t *testing.T, file string, rename func(*unstructured.Unstructured)) []*unstructured.Unstructured {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(examples, file))
+	require.NoError(t, err)
+	var out []*unstructured.Unstructured
+	for _, doc := range strings.Split(string(data), "\n---\n") {
+		u := &unstructured.Unstructured{}
+		require.NoError(t, yaml.Unmarshal([]byte(doc), &u.Object))
+		if len(u.Object) == 0 {
+			continue
+		}
+		if rename != nil {
+			rename(u)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// works lists the Works of the binding named namespace/name in the API
+// server, without the fields the API server sets, by namespace/name.
+func (c *cluster) works(namespace, name string) map[string]map[string]any {
+	c.t.Helper()
+	list, err := c.dynamic.Resource(controller.WorkResource).List(context.Background(), metav1.ListOptions{})
+	require.NoError(c.t, err)
+	out := map[string]map[string]any{}
+	for _, w := range list.Items {
+		a := w.GetAnnotations()
+		if a[api.ResourceBindingNamespaceAnnotation] != namespace || a[api.ResourceBindingNameAnnotation] != name {
+			continue
+		}
+		for _, f := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields"} {
+			unstructured.RemoveNestedField(w.Object, "metadata", f)
+		}
+		out[w.GetNamespace()+"/"+w.GetName()] = w.Object
+	}
+	return out
+}
+
+// oracle runs the binding pipeline, as propagate does, on the binding's
+// objects as stored in the API server: its template, the Clusters and
+// every override policy. It returns the Works by namespace/name.
+func (c *cluster) oracle(rb *unstructured.Unstructured) map[string]map[string]any {
+	c.t.Helper()
+	stored := c.get(rb)
+	require.NotNil(c.t, stored)
+	var b api.ResourceBinding
+	decodeInto(c.t, stored, &b)
+	r := b.Spec.Resource
+	template := c.get(&unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": r.APIVersion, "kind": r.Kind, "metadata": map[string]any{"name": r.Name, "namespace": r.Namespace},
+	}})
+	require.NotNil(c.t, template)
+	var clusters []api.Cluster
+	for _, u := range c.list(controller.ClusterResource) {
+		var cl api.Cluster
+		decodeInto(c.t, u, &cl)
+		clusters = append(clusters, cl)
+	}
+	var policies []api.OverridePolicy
+	for _, gvr := range []schema.GroupVersionResource{controller.ClusterOverridePolicyResource, controller.OverridePolicyResource} {
+		for _, u := range c.list(gvr) {
+			var p api.OverridePolicy
+			decodeInto(c.t, u, &p)
+			policies = append(policies, p)
+		}
+	}
+	set, err := overrides.NewSet(policies)
+	require.NoError(c.t, err)
+	res, err := binding.New(registry()).Run(context.Background(), binding.Input{Template: template, Binding: &b, Clusters: clusters, Overrides: set})
+	require.NoError(c.t, err)
+	out := map[string]map[string]any{}
+	for _, w := range res.Works() {
+		data, err := json.Marshal(w)
+		require.NoError(c.t, err)
+		obj := map[string]any{}
+		require.NoError(c.t, utiljson.Unmarshal(data, &obj))
+		delete(obj, "status")
+		unstructured.RemoveNestedField(obj, "metadata", "creationTimestamp")
+		out[w.Namespace+"/"+w.Name] = obj
+	}
+	return out
+}
+
+func (c *cluster) list(gvr schema.GroupVersionResource) []*unstructured.Unstructured {
+	c.t.Helper()
+	list, err := c.dynamic.Resource(gvr).List(context.Background(), metav1.ListOptions{})
+	require.NoError(c.t, err)
+	out := make([]*unstructured.Unstructured, len(list.Items))
+	for i := range list.Items {
+		out[i] = &list.Items[i]
+	}
+	return out
+}
+
+func decodeInto(t *testing.T, u *unstructured.Unstructured, out any) {
+	t.Helper()
+	data, err := json.Marshal(u.Object)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, out))
+}
+
+// converge waits until the binding's Works in the API server are the
+// pipeline's, and returns them.
+func (c *cluster) converge(rb *unstructured.Unstructured) map[string]map[string]any {
+	c.t.Helper()
+	var want, got map[string]map[string]any
+	ok := assertEventually(func() bool {
+		want, got = c.oracle(rb), c.works(rb.GetNamespace(), rb.GetName())
+		return equalJSON(want, got)
+	})
+	require.True(c.t, ok, "works of %s/%s never matched the pipeline's:\nwant %s\ngot  %s", rb.GetNamespace(), rb.GetName(), dump(want), dump(got))
+	return got
+}
+
+// assertEventually polls cond until it holds, for at most 30 s.
+func assertEventually(cond func() bool) bool {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return cond()
+}
+
+func equalJSON(a, b any) bool { return dump(a) == dump(b) }
+
+func dump(v any) string {
+	data, _ := json.MarshalIndent(v, "", "  ")
+	return string(data)
+}
+
+// counter returns the value of a counter or histogram sum of m whose
+// labels are labels.
+func counter(t *testing.T, m *controller.Metrics, name string, labels map[string]string) float64 {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(m)
+	families, err := reg.Gather()
+	require.NoError(t, err)
+	total := 0.0
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+	metrics:
+		for _, metric := range f.GetMetric() {
+			got := map[string]string{}
+			for _, p := range metric.GetLabel() {
+				got[p.GetName()] = p.GetValue()
+			}
+			for k, v := range labels {
+				if got[k] != v {
+					continue metrics
+				}
+			}
+			if h := metric.GetHistogram(); h != nil {
+				total += h.GetSampleSum()
+				continue
+			}
+			total += metric.GetCounter().GetValue() + metric.GetGauge().GetValue()
+		}
+	}
+	return total
+}
+
+// writes is every Work the controller created, updated or deleted.
+func writes(t *testing.T, m *controller.Metrics) float64 {
+	return counter(t, m, "luainterp_controller_works_written_total", nil) + counter(t, m, "luainterp_controller_works_deleted_total", nil)
+}
+
+func reconciles(t *testing.T, m *controller.Metrics) float64 {
+	return counter(t, m, "luainterp_controller_reconciles_total", nil)
+}
+
+// letGo plays Karmada's execution controller for a deleted Work: once it
+// is being deleted, its finalizer is removed, and it is gone.
+func (c *cluster) letGo(namespace, name string) *unstructured.Unstructured {
+	c.t.Helper()
+	ref := &unstructured.Unstructured{}
+	ref.SetAPIVersion(api.WorkAPIVersion)
+	ref.SetKind(api.KindWork)
+	ref.SetNamespace(namespace)
+	ref.SetName(name)
+	var deleting *unstructured.Unstructured
+	require.True(c.t, assertEventually(func() bool {
+		deleting = c.get(ref)
+		return deleting != nil && deleting.GetDeletionTimestamp() != nil
+	}), "work %s/%s is not being deleted", namespace, name)
+	c.update(ref, func(u *unstructured.Unstructured) { u.SetFinalizers(nil) })
+	require.True(c.t, assertEventually(func() bool { return c.get(ref) == nil }), "work %s/%s is still there", namespace, name)
+	return deleting
+}

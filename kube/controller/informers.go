@@ -1,0 +1,233 @@
+package controller
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/luainterp/luainterp/binding/api"
+)
+
+// The resources the controller reads and writes.
+var (
+	ResourceBindingResource        = schema.GroupVersionResource{Group: "work.karmada.io", Version: "v1alpha2", Resource: "resourcebindings"}
+	ClusterResourceBindingResource = schema.GroupVersionResource{Group: "work.karmada.io", Version: "v1alpha2", Resource: "clusterresourcebindings"}
+	WorkResource                   = schema.GroupVersionResource{Group: "work.karmada.io", Version: "v1alpha1", Resource: "works"}
+	ClusterResource                = schema.GroupVersionResource{Group: "cluster.karmada.io", Version: "v1alpha1", Resource: "clusters"}
+	OverridePolicyResource         = schema.GroupVersionResource{Group: "policy.karmada.io", Version: "v1alpha1", Resource: "overridepolicies"}
+	ClusterOverridePolicyResource  = schema.GroupVersionResource{Group: "policy.karmada.io", Version: "v1alpha1", Resource: "clusteroverridepolicies"}
+)
+
+// Index names of the informers' indexers.
+const (
+	byTemplate = "template" // bindings by templateIndex of spec.resource
+	byCluster  = "cluster"  // bindings by the clusters their Works may be in
+	byBinding  = "binding"  // Works by Key.index of their binding
+)
+
+// informers are the shared informers of the objects the controller
+// watches; the templates have their own (templates).
+type informers struct {
+	bindings, clusterBindings         cache.SharedIndexInformer
+	works, clusters                   cache.SharedIndexInformer
+	overridePolicies, clusterPolicies cache.SharedIndexInformer
+}
+
+func (i *informers) synced() []cache.InformerSynced {
+	return []cache.InformerSynced{i.bindings.HasSynced, i.clusterBindings.HasSynced, i.works.HasSynced,
+		i.clusters.HasSynced, i.overridePolicies.HasSynced, i.clusterPolicies.HasSynced}
+}
+
+// setupInformers makes the informers, their indexes and event handlers.
+func (c *Controller) setupInformers() error {
+	f := c.factory
+	c.informers = informers{
+		bindings:         f.ForResource(ResourceBindingResource).Informer(),
+		clusterBindings:  f.ForResource(ClusterResourceBindingResource).Informer(),
+		works:            f.ForResource(WorkResource).Informer(),
+		clusters:         f.ForResource(ClusterResource).Informer(),
+		overridePolicies: f.ForResource(OverridePolicyResource).Informer(),
+		clusterPolicies:  f.ForResource(ClusterOverridePolicyResource).Informer(),
+	}
+	bindingIndexers := cache.Indexers{byTemplate: indexTemplate, byCluster: indexClusters}
+	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
+		if err := inf.AddIndexers(bindingIndexers); err != nil {
+			return err
+		}
+		if _, err := inf.AddEventHandler(handler(func(u *unstructured.Unstructured) { c.enqueue(bindingKey(u)) })); err != nil {
+			return err
+		}
+	}
+	if err := c.informers.works.AddIndexers(cache.Indexers{byBinding: indexWorkOwner}); err != nil {
+		return err
+	}
+	// A Work changed or deleted by anyone but the controller brings its
+	// binding back to be put right; the controller's own writes do not.
+	if _, err := c.informers.works.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { call(c.workChanged, obj) },
+		UpdateFunc: func(old, obj any) {
+			if o, n := unwrap(old), unwrap(obj); o != nil && n != nil && o.GetResourceVersion() != n.GetResourceVersion() {
+				c.workChanged(n)
+			}
+		},
+		DeleteFunc: func(obj any) { call(c.workDeleted, obj) },
+	}); err != nil {
+		return err
+	}
+	if _, err := c.informers.clusters.AddEventHandler(changed(func(u *unstructured.Unstructured) {
+		c.enqueueIndexed(byCluster, u.GetName())
+	})); err != nil {
+		return err
+	}
+	for _, inf := range []cache.SharedIndexInformer{c.informers.overridePolicies, c.informers.clusterPolicies} {
+		if _, err := inf.AddEventHandler(changed(c.policyChanged)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// workChanged enqueues the binding of a Work added or updated, unless
+// the controller wrote this version itself.
+func (c *Controller) workChanged(u *unstructured.Unstructured) {
+	if c.written.seen(u) {
+		return
+	}
+	if k, ok := workOwner(u); ok {
+		c.enqueue(k)
+	}
+}
+
+// workDeleted enqueues the binding of a deleted Work.
+func (c *Controller) workDeleted(u *unstructured.Unstructured) {
+	c.written.forget(objectName(u))
+	if k, ok := workOwner(u); ok {
+		c.enqueue(k)
+	}
+}
+
+// handler calls f for every added, updated and deleted object.
+func handler(f func(*unstructured.Unstructured)) cache.ResourceEventHandlerFuncs {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { call(f, obj) },
+		UpdateFunc: func(_, obj any) { call(f, obj) },
+		DeleteFunc: func(obj any) { call(f, obj) },
+	}
+}
+
+// changed calls f for every added and deleted object, and for the old and
+// new versions of an updated one unless it is a resync (the same version).
+func changed(f func(*unstructured.Unstructured)) cache.ResourceEventHandlerFuncs {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { call(f, obj) },
+		UpdateFunc: func(old, obj any) {
+			o, n := unwrap(old), unwrap(obj)
+			if o == nil || n == nil || o.GetResourceVersion() == n.GetResourceVersion() {
+				return
+			}
+			f(o)
+			f(n)
+		},
+		DeleteFunc: func(obj any) { call(f, obj) },
+	}
+}
+
+func call(f func(*unstructured.Unstructured), obj any) {
+	if u := unwrap(obj); u != nil {
+		f(u)
+	}
+}
+
+// unwrap returns the object of an informer event, nil when it is not one.
+func unwrap(obj any) *unstructured.Unstructured {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	u, _ := obj.(*unstructured.Unstructured)
+	return u
+}
+
+// enqueueIndexed enqueues the bindings of both kinds indexed under value.
+func (c *Controller) enqueueIndexed(index, value string) {
+	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
+		objs, _ := inf.GetIndexer().ByIndex(index, value)
+		for _, obj := range objs {
+			call(func(u *unstructured.Unstructured) { c.enqueue(bindingKey(u)) }, obj)
+		}
+	}
+}
+
+// enqueueTemplateBindings enqueues the bindings whose template is u.
+func (c *Controller) enqueueTemplateBindings(u *unstructured.Unstructured) {
+	c.enqueueIndexed(byTemplate, templateIndex(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()))
+}
+
+// policyChanged marks the override policies for recompiling and enqueues
+// the bindings they may apply to: those of the policy's namespace, or all
+// for a ClusterOverridePolicy.
+func (c *Controller) policyChanged(u *unstructured.Unstructured) {
+	c.policies.invalidate()
+	if u.GetKind() == api.KindClusterOverridePolicy {
+		c.enqueueAll()
+		return
+	}
+	objs, _ := c.informers.bindings.GetIndexer().ByIndex(cache.NamespaceIndex, u.GetNamespace())
+	for _, obj := range objs {
+		call(func(u *unstructured.Unstructured) { c.enqueue(bindingKey(u)) }, obj)
+	}
+}
+
+// enqueueAll enqueues every binding.
+func (c *Controller) enqueueAll() {
+	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
+		for _, obj := range inf.GetStore().List() {
+			call(func(u *unstructured.Unstructured) { c.enqueue(bindingKey(u)) }, obj)
+		}
+	}
+}
+
+func indexTemplate(obj any) ([]string, error) {
+	u := unwrap(obj)
+	if u == nil {
+		return nil, nil
+	}
+	r, _, _ := unstructured.NestedStringMap(u.Object, "spec", "resource")
+	return []string{templateIndex(r["apiVersion"], r["kind"], r["namespace"], r["name"])}, nil
+}
+
+// indexClusters indexes a binding by every cluster its Works may be in:
+// spec.clusters, spec.requiredBy's and the graceful eviction tasks'.
+func indexClusters(obj any) ([]string, error) {
+	u := unwrap(obj)
+	if u == nil {
+		return nil, nil
+	}
+	var b api.ResourceBinding
+	if err := decode(u, &b); err != nil {
+		return nil, nil // an undecodable binding fails its reconcile, not the index
+	}
+	var names []string
+	for _, t := range b.Spec.Clusters {
+		names = append(names, t.Name)
+	}
+	for _, s := range b.Spec.RequiredBy {
+		for _, t := range s.Clusters {
+			names = append(names, t.Name)
+		}
+	}
+	for _, t := range b.Spec.GracefulEvictionTasks {
+		names = append(names, t.FromCluster)
+	}
+	return names, nil
+}
+
+func indexWorkOwner(obj any) ([]string, error) {
+	u := unwrap(obj)
+	if u == nil {
+		return nil, nil
+	}
+	if k, ok := workOwner(u); ok {
+		return []string{k.index()}, nil
+	}
+	return nil, nil
+}
