@@ -138,7 +138,7 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 	sourceMetrics := source.NewMetrics()
 	metrics := controller.NewMetrics()
 	gatherer.MustRegister(sourceMetrics, metrics)
-	live, err := newLiveRegistry(cmd, &o.kube, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(sourceMetrics))
+	live, err := newLiveRegistry(cmd, &o.kube, nil, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(sourceMetrics))
 	if err != nil {
 		return nil, err
 	}
