@@ -39,4 +39,19 @@
 // the operation fail with an *Error naming the webhook; a failure the webhook
 // reported is a *webhook.StatusError inside it. ReviseReplica, Retain and
 // AggregateStatus apply the JSON patch of the answer to the object sent.
+//
+// # Outlier detection
+//
+// With WithOutlierDetection, each webhook has a circuit breaker (package
+// interpreter/breaker, Envoy's outlier detection): after
+// consecutive_5xx calls in a row that got no answer (no connection, the
+// webhook's timeout) or an HTTP 5xx, the webhook is ejected for
+// base_ejection_time, longer at each ejection in a row up to
+// max_ejection_time. While it is ejected its calls fail at once, without
+// a request, with an *Error naming it around a *breaker.EjectedError
+// (errors.Is(err, interpreter.ErrOverloaded) holds: the webhook server
+// answers HTTP 503). Then one probe call goes through: its success closes
+// the breaker, its failure ejects the webhook again. An HTTP 4xx and an
+// answer reporting that the operation failed show the webhook up, and end
+// a run of failures; a call whose caller gave up first tells nothing.
 package client

@@ -19,6 +19,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/breaker"
 	"github.com/luainterp/luainterp/webhook"
 )
 
@@ -39,6 +40,7 @@ type hook struct {
 	url     string // with the timeout query parameter
 	timeout time.Duration
 	client  *http.Client
+	breaker *breaker.Breaker // nil without outlier detection
 }
 
 func newHook(config string, w *webhook.ResourceInterpreterWebhook, o *options) (*hook, error) {
@@ -63,6 +65,7 @@ func newHook(config string, w *webhook.ResourceInterpreterWebhook, o *options) (
 		url:     URL(w) + "?timeout=" + strconv.Itoa(int(w.Timeout())) + "s",
 		timeout: timeout,
 		client:  &http.Client{Transport: transport},
+		breaker: o.breakerOf(config + "/" + w.Name),
 	}, nil
 }
 
@@ -84,56 +87,84 @@ func URL(w *webhook.ResourceInterpreterWebhook) string {
 	return fmt.Sprintf("https://%s.%s.svc:%d%s", cc.Service.Name, cc.Service.Namespace, port, path)
 }
 
-// call sends req to the webhook and decodes its answer.
+// call sends req to the webhook and decodes its answer; with outlier
+// detection, only while the webhook is not ejected.
 func (h *hook) call(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
-	resp, err := h.exchange(ctx, req)
+	var guard breaker.Call
+	if h.breaker != nil {
+		var err error
+		if guard, err = h.breaker.Allow(); err != nil {
+			return interpreter.Response{Operation: req.Operation}, &Error{Webhook: h.name, Operation: req.Operation, Err: err}
+		}
+	}
+	resp, health, err := h.exchange(ctx, req)
+	if h.breaker != nil {
+		guard.Done(health)
+	}
 	if err != nil {
 		return interpreter.Response{Operation: req.Operation}, &Error{Webhook: h.name, Operation: req.Operation, Err: err}
 	}
 	return resp, nil
 }
 
-func (h *hook) exchange(ctx context.Context, req interpreter.Request) (interpreter.Response, error) {
+// exchange sends req and decodes the answer. Its outcome says what the
+// call tells of the webhook's health: a failure when no answer came (no
+// connection, the webhook's timeout) or an HTTP 5xx did, nothing when the
+// caller gave up first, a success otherwise, even an answer that reports
+// the operation failed.
+func (h *hook) exchange(ctx context.Context, req interpreter.Request) (interpreter.Response, breaker.Outcome, error) {
 	empty := interpreter.Response{Operation: req.Operation}
 	wire, err := webhook.EncodeRequest(newUID(), req)
 	if err != nil {
-		return empty, err
+		return empty, breaker.Ignored, err
 	}
 	body, err := json.Marshal(webhook.NewContext(wire))
 	if err != nil {
-		return empty, fmt.Errorf("encoding request: %w", err)
+		return empty, breaker.Ignored, fmt.Errorf("encoding request: %w", err)
 	}
+	callerCtx := ctx
 	ctx, cancel := context.WithTimeoutCause(ctx, h.timeout, errTimeout)
 	defer cancel()
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url, bytes.NewReader(body))
 	if err != nil {
-		return empty, err
+		return empty, breaker.Ignored, err
 	}
 	httpReq.Header.Set("Content-Type", webhook.ContentType)
 	httpReq.Header.Set("Accept", accept)
+	unreached := func() breaker.Outcome {
+		if callerCtx.Err() != nil {
+			return breaker.Ignored
+		}
+		return breaker.Failure
+	}
 	httpResp, err := h.client.Do(httpReq)
 	if err != nil {
 		if context.Cause(ctx) == errTimeout {
-			return empty, fmt.Errorf("calling %s: no answer within the webhook's timeout of %s: %w", h.url, h.timeout, context.DeadlineExceeded)
+			return empty, breaker.Failure, fmt.Errorf("calling %s: no answer within the webhook's timeout of %s: %w", h.url, h.timeout, context.DeadlineExceeded)
 		}
-		return empty, fmt.Errorf("calling %s: %w", h.url, unwrapURLError(err))
+		return empty, unreached(), fmt.Errorf("calling %s: %w", h.url, unwrapURLError(err))
 	}
 	defer httpResp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(httpResp.Body, maxResponseBytes+1))
 	if err != nil {
-		return empty, fmt.Errorf("reading the answer of %s: %w", h.url, err)
+		return empty, unreached(), fmt.Errorf("reading the answer of %s: %w", h.url, err)
+	}
+	health := breaker.Success
+	if httpResp.StatusCode >= 500 {
+		health = breaker.Failure
 	}
 	if len(data) > maxResponseBytes {
-		return empty, fmt.Errorf("the answer of %s: larger than %d bytes", h.url, maxResponseBytes)
+		return empty, health, fmt.Errorf("the answer of %s: larger than %d bytes", h.url, maxResponseBytes)
 	}
 	answer, decodeErr := decodeAnswer(data)
 	if httpResp.StatusCode != http.StatusOK {
-		return empty, httpError(httpResp, answer, data)
+		return empty, health, httpError(httpResp, answer, data)
 	}
 	if decodeErr != nil {
-		return empty, fmt.Errorf("the answer of %s: %w", h.url, decodeErr)
+		return empty, health, fmt.Errorf("the answer of %s: %w", h.url, decodeErr)
 	}
-	return answer.Response.Decode(wire)
+	resp, err := answer.Response.Decode(wire)
+	return resp, health, err
 }
 
 // decodeAnswer decodes a ResourceInterpreterContext holding a response.
