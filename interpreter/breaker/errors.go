@@ -37,3 +37,7 @@ func (e *EjectedError) Error() string {
 func (e *EjectedError) Is(target error) bool {
 	return target == ErrEjected || target == interpreter.ErrOverloaded
 }
+
+// Ejected reports that the call was refused for an ejection: the access
+// log's flag UH.
+func (e *EjectedError) Ejected() bool { return true }

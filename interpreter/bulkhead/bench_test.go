@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/breaker"
 	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
@@ -19,9 +20,14 @@ import (
 // BenchmarkUnderAttack times a well-behaved kind's calls on an engine of 4
 // Lua states while 8 goroutines keep calling a hook that loops to the
 // engine's 100ms deadline: without attack, under attack without a
-// bulkhead, and under attack with one of 1 slot per hook. It reports the
-// friendly calls' p50 and p99, their errors, and the p99 of the hostile
-// calls the bulkhead refused.
+// bulkhead, under attack with one of 1 slot per hook, and with that
+// bulkhead and a hook breaker of Envoy's defaults (5 deadlines in a row
+// eject for 30s) inside it. It reports the friendly calls' p50 and p99,
+// their errors, and the p99 of the hostile calls refused.
+//
+// The breaker's case starts timing once the hook is ejected: its first
+// 5 × 100ms are the bulkhead's case. Within the 30s of the ejection no
+// probe runs; a probe, when it does, is one more call to the deadline.
 //
 //	make bench-overload
 func BenchmarkUnderAttack(b *testing.B) {
@@ -31,14 +37,20 @@ func BenchmarkUnderAttack(b *testing.B) {
 	require.NoError(b, err)
 	protected, err := bulkhead.New(bulkhead.Limits{MaxRequests: 1})
 	require.NoError(b, err)
+	hooks, err := breaker.New(breaker.DefaultConfig())
+	require.NoError(b, err)
+	hog := hooks.Get("InterpretHealth hook for example.io/v1, Kind=Hog")
 	cases := []struct {
 		name     string
 		in       interpreter.Interpreter
 		attacked bool
+		ready    func() bool // the attack has run long enough to time
 	}{
-		{"baseline", layer, false},
-		{"attacked/unprotected", layer, true},
-		{"attacked/bulkhead", protected.Middleware()(layer), true},
+		{"baseline", layer, false, nil},
+		{"attacked/unprotected", layer, true, nil},
+		{"attacked/bulkhead", protected.Middleware()(layer), true, nil},
+		{"attacked/bulkhead+breaker", interpreter.Chain(layer, protected.Middleware(), hooks.Middleware(nil)), true,
+			func() bool { return hog.Stats().State == breaker.Open }},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -62,6 +74,9 @@ func BenchmarkUnderAttack(b *testing.B) {
 					})
 				}
 				time.Sleep(20 * time.Millisecond)
+			}
+			if c.ready != nil {
+				require.Eventually(b, c.ready, 10*time.Second, time.Millisecond)
 			}
 			latencies := make([]time.Duration, 0, b.N)
 			failed := 0

@@ -179,7 +179,9 @@ func TestOutlierOutcomes(t *testing.T) {
 		{name: "HTTP 400", handler: answers(answering(http.StatusBadRequest, "bad"))},
 		{name: "a reported failure", handler: answers(answering(http.StatusOK, ok))},
 		{name: "the caller gives up", handler: waiting,
-			ctx: func() (context.Context, context.CancelFunc) { return context.WithTimeout(context.Background(), 10*time.Millisecond) }},
+			ctx: func() (context.Context, context.CancelFunc) {
+				return context.WithTimeout(context.Background(), 10*time.Millisecond)
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
