@@ -71,10 +71,20 @@ func statusView(obj *unstructured.Unstructured) map[string]any {
 }
 
 // eachItem decodes the status of every item that has one and calls fn
-// with it, in item order.
+// with it, in item order, in the same S (fn must not keep the pointer). A
+// flat status is read without encoding/json when its text allows
+// (flatstatus.go).
 func eachItem[S any](items []interpreter.AggregatedStatusItem, fn func(item interpreter.AggregatedStatusItem, status *S)) error {
+	var zero S
+	status := new(S)
+	flat, isFlat := any(status).(flatStatus)
 	for _, item := range items {
-		status := new(S)
+		*status = zero
+		if isFlat && item.Status != nil && item.Status.Raw != nil && readFlat(item.Status.Raw, flat) {
+			fn(item, status)
+			continue
+		}
+		*status = zero // what readFlat may have filled in
 		ok, err := decodeItem(item, status)
 		if err != nil {
 			return err

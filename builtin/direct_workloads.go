@@ -72,3 +72,95 @@ func readDaemonSetStatus(d *direct, s *appsv1.DaemonSetStatus) {
 	s.NumberAvailable = d.int32("numberAvailable")
 	s.NumberUnavailable = d.int32("numberUnavailable")
 }
+
+// The fields the aggregations take from a member's reflected status
+// without encoding/json (flatstatus.go): the generation fields and the
+// counters each fold reads.
+
+func (g *federatedGeneration) setField(key []byte, n int64) bool {
+	switch string(key) {
+	case "generation":
+		g.Generation = n
+	case "resourceTemplateGeneration":
+		g.ResourceTemplateGeneration = n
+	default:
+		return false
+	}
+	return true
+}
+
+func (s *deploymentStatus) setField(key []byte, n int64) bool {
+	switch string(key) {
+	case "observedGeneration":
+		s.ObservedGeneration = n
+		return true
+	case "replicas":
+		return setInt32(&s.Replicas, n)
+	case "updatedReplicas":
+		return setInt32(&s.UpdatedReplicas, n)
+	case "readyReplicas":
+		return setInt32(&s.ReadyReplicas, n)
+	case "availableReplicas":
+		return setInt32(&s.AvailableReplicas, n)
+	case "unavailableReplicas":
+		return setInt32(&s.UnavailableReplicas, n)
+	}
+	return s.federatedGeneration.setField(key, n)
+}
+
+func (s *replicaSetStatus) setField(key []byte, n int64) bool {
+	switch string(key) {
+	case "observedGeneration":
+		s.ObservedGeneration = n
+		return true
+	case "replicas":
+		return setInt32(&s.Replicas, n)
+	case "readyReplicas":
+		return setInt32(&s.ReadyReplicas, n)
+	case "availableReplicas":
+		return setInt32(&s.AvailableReplicas, n)
+	}
+	return s.federatedGeneration.setField(key, n)
+}
+
+func (s *statefulSetStatus) setField(key []byte, n int64) bool {
+	switch string(key) {
+	case "observedGeneration":
+		s.ObservedGeneration = n
+		return true
+	case "replicas":
+		return setInt32(&s.Replicas, n)
+	case "readyReplicas":
+		return setInt32(&s.ReadyReplicas, n)
+	case "currentReplicas":
+		return setInt32(&s.CurrentReplicas, n)
+	case "updatedReplicas":
+		return setInt32(&s.UpdatedReplicas, n)
+	case "availableReplicas":
+		return setInt32(&s.AvailableReplicas, n)
+	}
+	return s.federatedGeneration.setField(key, n)
+}
+
+func (s *daemonSetStatus) setField(key []byte, n int64) bool {
+	switch string(key) {
+	case "observedGeneration":
+		s.ObservedGeneration = n
+		return true
+	case "currentNumberScheduled":
+		return setInt32(&s.CurrentNumberScheduled, n)
+	case "numberMisscheduled":
+		return setInt32(&s.NumberMisscheduled, n)
+	case "desiredNumberScheduled":
+		return setInt32(&s.DesiredNumberScheduled, n)
+	case "numberReady":
+		return setInt32(&s.NumberReady, n)
+	case "updatedNumberScheduled":
+		return setInt32(&s.UpdatedNumberScheduled, n)
+	case "numberAvailable":
+		return setInt32(&s.NumberAvailable, n)
+	case "numberUnavailable":
+		return setInt32(&s.NumberUnavailable, n)
+	}
+	return s.federatedGeneration.setField(key, n)
+}
