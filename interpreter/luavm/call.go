@@ -19,15 +19,8 @@ func (e *Engine) Run(ctx context.Context, s *Script, req interpreter.Request) (i
 	if err := req.Validate(); err != nil {
 		return resp, scriptError(s, op, 0, err)
 	}
-	var items []any
-	if op == interpreter.AggregateStatus {
-		var err error
-		if items, err = statusItems(req.StatusItems); err != nil {
-			return resp, scriptError(s, op, 0, fmt.Errorf("converting the status items: %w", err))
-		}
-	}
 	err := e.session(ctx, s, op, func(st *state) error {
-		args, err := st.arguments(req, items)
+		args, err := st.arguments(req)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	lua "github.com/yuin/gopher-lua"
 )
 
 // maxJSONDepth is how deeply decodeJSON lets values nest, as encoding/json.
@@ -24,12 +26,33 @@ func decodeJSON(data []byte) (any, error) {
 // it shares the object keys it has met among the texts it decodes, for
 // texts that mostly have the same keys (the statuses of a call's member
 // clusters).
+//
+// Built with a Lua state (L), it decodes straight into the Lua values
+// toLua would make of what it decodes otherwise: objects and arrays as
+// new tables, null as nil (no field in an object, a hole in an array),
+// numbers as Lua numbers. Those are what a script reads with no call into
+// Go, at the cost of one conversion. It shares short string values as it
+// shares keys.
 type jsonDecoder struct {
 	data      []byte
 	i         int
 	shareKeys bool
 	keys      map[string]string // up to maxSharedKeys
+
+	L       *lua.LState
+	strings map[string]lua.LValue // short string values met, up to maxSharedKeys
+	fields  []luaField            // of the objects being decoded, innermost last
+	elems   []lua.LValue          // of the arrays being decoded, innermost last
 }
+
+// luaField is a field of an object being decoded into a table.
+type luaField struct {
+	key   string
+	value lua.LValue
+}
+
+// maxSharedString is the longest string value a decoder into Lua shares.
+const maxSharedString = 64
 
 const maxSharedKeys = 256
 
@@ -44,6 +67,7 @@ var smallFloats = func() (fs [256]any) {
 
 func (d *jsonDecoder) decode(data []byte) (any, error) {
 	d.data, d.i = data, 0
+	d.fields, d.elems = d.fields[:0], d.elems[:0] // what an error left
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
@@ -98,22 +122,64 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 		}
 		return d.array(depth + 1)
 	case '"':
+		if d.L != nil {
+			return d.luaString()
+		}
 		return d.string()
 	case 't':
-		return true, d.literal("true")
+		return d.pick(true, lua.LTrue), d.literal("true")
 	case 'f':
-		return false, d.literal("false")
+		return d.pick(false, lua.LFalse), d.literal("false")
 	case 'n':
-		return nil, d.literal("null")
+		return d.pick(nil, lua.LNil), d.literal("null")
 	}
 	return d.number()
 }
 
+// pick returns v, or lv when decoding into Lua.
+func (d *jsonDecoder) pick(v any, lv lua.LValue) any {
+	if d.L != nil {
+		return lv
+	}
+	return v
+}
+
+// luaString decodes the string at d.i into a Lua string, shared with the
+// same short string met before.
+func (d *jsonDecoder) luaString() (any, error) {
+	start := d.i
+	end, plain, err := d.scanString()
+	if err != nil {
+		return nil, err
+	}
+	d.i = end
+	quoted := d.data[start:end]
+	if v, ok := d.strings[string(quoted)]; ok {
+		return v, nil
+	}
+	s, err := d.text(quoted, plain)
+	if err != nil {
+		return nil, err
+	}
+	v := lua.LValue(lua.LString(s))
+	if len(quoted) <= maxSharedString && len(d.strings) < maxSharedKeys {
+		if d.strings == nil {
+			d.strings = map[string]lua.LValue{}
+		}
+		d.strings[string(quoted)] = v
+	}
+	return v, nil
+}
+
 func (d *jsonDecoder) object(depth int) (any, error) {
 	d.i++ // {
-	m := map[string]any{}
+	var m map[string]any
+	base := len(d.fields)
+	if d.L == nil {
+		m = map[string]any{}
+	}
 	if d.next('}') {
-		return m, nil
+		return d.made(m, base), nil
 	}
 	for {
 		d.space()
@@ -124,11 +190,17 @@ func (d *jsonDecoder) object(depth int) (any, error) {
 		if !d.next(':') {
 			return nil, d.syntaxError("after an object key")
 		}
-		if m[k], err = d.value(depth); err != nil {
+		v, err := d.value(depth)
+		if err != nil {
 			return nil, err
 		}
+		if m != nil {
+			m[k] = v
+		} else {
+			d.fields = append(d.fields, luaField{k, v.(lua.LValue)})
+		}
 		if d.next('}') {
-			return m, nil
+			return d.made(m, base), nil
 		}
 		if !d.next(',') {
 			return nil, d.syntaxError("after an object value")
@@ -161,25 +233,66 @@ func (d *jsonDecoder) key() (string, error) {
 	return k, err
 }
 
+// made returns the object decoded: m, or a table of the fields from
+// base on, which it takes off d.fields. A field set twice takes its last
+// value, null removing it.
+func (d *jsonDecoder) made(m map[string]any, base int) any {
+	if m != nil {
+		return m
+	}
+	fields := d.fields[base:]
+	t := d.L.CreateTable(0, len(fields))
+	for _, f := range fields {
+		t.RawSetString(f.key, f.value)
+	}
+	clear(fields)
+	d.fields = d.fields[:base]
+	return t
+}
+
 func (d *jsonDecoder) array(depth int) (any, error) {
 	d.i++ // [
-	a := []any{}
+	var a []any
+	base := len(d.elems)
+	if d.L == nil {
+		a = []any{}
+	}
 	if d.next(']') {
-		return a, nil
+		return d.madeArray(a, base), nil
 	}
 	for {
 		v, err := d.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		a = append(a, v)
+		if d.L == nil {
+			a = append(a, v)
+		} else {
+			d.elems = append(d.elems, v.(lua.LValue))
+		}
 		if d.next(']') {
-			return a, nil
+			return d.madeArray(a, base), nil
 		}
 		if !d.next(',') {
 			return nil, d.syntaxError("after an array element")
 		}
 	}
+}
+
+// madeArray returns the array decoded: a, or a table of the elements
+// from base on, which it takes off d.elems.
+func (d *jsonDecoder) madeArray(a []any, base int) any {
+	if d.L == nil {
+		return a
+	}
+	elems := d.elems[base:]
+	t := d.L.CreateTable(len(elems), 0)
+	for i, e := range elems {
+		t.RawSetInt(i+1, e)
+	}
+	clear(elems)
+	d.elems = d.elems[:base]
+	return t
 }
 
 func (d *jsonDecoder) literal(word string) error {
@@ -262,6 +375,9 @@ func (d *jsonDecoder) number() (any, error) {
 	f, err := strconv.ParseFloat(string(text), 64)
 	if err != nil {
 		return nil, fmt.Errorf("number %s does not fit a float64", text)
+	}
+	if d.L != nil {
+		return luaNumber(f), nil
 	}
 	if i, ok := smallWhole(f); ok {
 		return smallFloats[i], nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	lua "github.com/yuin/gopher-lua"
 )
 
 // jsonInputs are texts decodeJSON must take as encoding/json does, and
@@ -53,6 +54,52 @@ func checkDecodeJSON(t *testing.T, text []byte) {
 		require.NoError(t, err, name)
 		assert.Equal(t, want, got, name)
 	}
+	checkDecodeJSONToLua(t, text)
+}
+
+// checkDecodeJSONToLua checks that decoding text into Lua makes what toLua
+// makes of the Go values decoded, or refuses text as decoding into Go
+// does, alone and after another text whose keys and strings it shares.
+func checkDecodeJSONToLua(t *testing.T, text []byte) {
+	t.Helper()
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	goValue, goErr := decodeJSON(text)
+	after := jsonDecoder{shareKeys: true, L: L}
+	_, err := after.decode([]byte(`{"a":1,"s":"x","e":"\u00e9","n":{"a":[]}}`))
+	require.NoError(t, err)
+	alone := jsonDecoder{L: L}
+	for name, d := range map[string]*jsonDecoder{"alone into Lua": &alone, "into Lua after another": &after} {
+		got, err := d.decode(text)
+		if goErr != nil {
+			require.EqualError(t, err, goErr.Error(), name)
+			continue
+		}
+		require.NoError(t, err, name)
+		want, err := toLua(L, goValue)
+		if err != nil {
+			continue // nests deeper than toLua goes
+		}
+		assert.Equal(t, luaTree(want), luaTree(got.(lua.LValue)), name)
+	}
+}
+
+// luaTree renders a Lua value as Go values to compare: a table as a map
+// from its keys, each with its type, to its values; its array part as a
+// slice in "#", holes as nil.
+func luaTree(v lua.LValue) any {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return v.Type().String() + ":" + v.String()
+	}
+	tree := map[string]any{}
+	t.ForEach(func(k, e lua.LValue) { tree[k.Type().String()+":"+k.String()] = luaTree(e) })
+	var array []any
+	for i := 1; i <= t.MaxN(); i++ {
+		array = append(array, luaTree(t.RawGetInt(i)))
+	}
+	tree["#"] = array
+	return tree
 }
 
 func FuzzDecodeJSON(f *testing.F) {

@@ -22,9 +22,8 @@ func nresults(op interpreter.Operation) int {
 }
 
 // arguments converts req's inputs to the arguments of its operation's
-// function, in a slice the next call reuses; items are the status items
-// of AggregateStatus, laid out by statusItems.
-func (st *state) arguments(req interpreter.Request, items []any) ([]lua.LValue, error) {
+// function, in a slice the next call reuses.
+func (st *state) arguments(req interpreter.Request) ([]lua.LValue, error) {
 	args := st.args[:1]
 	args[0] = st.lazyTable(req.Object.Object)
 	switch req.Operation {
@@ -33,15 +32,11 @@ func (st *state) arguments(req interpreter.Request, items []any) ([]lua.LValue, 
 	case interpreter.Retain:
 		args = append(args, st.lazyTable(req.ObservedObject.Object))
 	case interpreter.AggregateStatus:
-		if items == nil {
-			args = append(args, lua.LNil) // no status items, as Karmada passes a nil slice
-			break
-		}
-		list, err := st.value(items)
+		items, err := st.statusItems(req.StatusItems) // nil for nil, as Karmada passes a nil slice
 		if err != nil {
-			return nil, fmt.Errorf("converting argument 2: %w", err)
+			return nil, fmt.Errorf("converting the status items: %w", err)
 		}
-		args = append(args, list)
+		args = append(args, items)
 	}
 	return args, nil
 }
@@ -81,15 +76,20 @@ func (st *state) response(req interpreter.Request, res []lua.LValue, resp *inter
 
 // statusItems lays out the status items as Lua will see them: JSON field
 // names, empty fields left out, the raw status decoded; nil for nil items
-// (nil in Lua), an empty list for an empty one (an empty table).
-func statusItems(items []interpreter.AggregatedStatusItem) ([]any, error) {
+// (nil in Lua), an empty list for an empty one (an empty table). A status
+// item is small and a script reads most of it, once per item or more: it
+// is converted in full, straight from its JSON text, so that every read
+// is a plain table read, not a call into Go as a lazy table's.
+func (st *state) statusItems(items []interpreter.AggregatedStatusItem) (lua.LValue, error) {
 	if items == nil {
-		return nil, nil
+		return lua.LNil, nil
 	}
-	list := make([]any, len(items))
-	statuses := jsonDecoder{shareKeys: true}
+	L := st.L
+	list := L.CreateTable(len(items), 0)
+	statuses := jsonDecoder{shareKeys: true, L: L}
 	for i, item := range items {
-		m := map[string]any{"clusterName": item.ClusterName}
+		t := L.CreateTable(0, 5)
+		t.RawSetString("clusterName", lua.LString(item.ClusterName))
 		if item.Status != nil {
 			raw := item.Status.Raw
 			if len(raw) == 0 && item.Status.Object != nil {
@@ -103,21 +103,33 @@ func statusItems(items []interpreter.AggregatedStatusItem) ([]any, error) {
 				if err != nil {
 					return nil, fmt.Errorf("[%d].status: %w", i, err)
 				}
-				if status != nil {
-					m["status"] = status
-				}
+				t.RawSetString("status", status.(lua.LValue)) // null is no field
 			}
 		}
 		if item.Applied {
-			m["applied"] = true
+			t.RawSetString("applied", lua.LTrue)
 		}
 		if item.AppliedMessage != "" {
-			m["appliedMessage"] = item.AppliedMessage
+			t.RawSetString("appliedMessage", lua.LString(item.AppliedMessage))
 		}
 		if item.Health != "" {
-			m["health"] = string(item.Health)
+			t.RawSetString("health", healthValue(item.Health))
 		}
-		list[i] = m
+		list.RawSetInt(i+1, t)
 	}
 	return list, nil
+}
+
+// healthValues are the health states as Lua values, made once.
+var healthValues = map[interpreter.ResourceHealth]lua.LValue{
+	interpreter.ResourceHealthy:       lua.LString(interpreter.ResourceHealthy),
+	interpreter.ResourceUnhealthy:     lua.LString(interpreter.ResourceUnhealthy),
+	interpreter.ResourceUnknownHealth: lua.LString(interpreter.ResourceUnknownHealth),
+}
+
+func healthValue(h interpreter.ResourceHealth) lua.LValue {
+	if v, ok := healthValues[h]; ok {
+		return v
+	}
+	return lua.LString(h)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/interpreter"
 )
@@ -42,6 +43,34 @@ func TestAggregateStatusItemsNil(t *testing.T) {
 			require.NoError(t, err)
 			got, _, _ := unstructured.NestedString(resp.Object.Object, "status", "items")
 			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestAggregateStatusItemsInvalid(t *testing.T) {
+	e := New()
+	s, err := e.Compile("items", itemsScript)
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		status *runtime.RawExtension
+		want   string
+	}{
+		{"cut short", &runtime.RawExtension{Raw: []byte(`{"replicas":`)},
+			"items AggregateStatus: converting the status items: [1].status: unexpected end of JSON input"},
+		{"not JSON", &runtime.RawExtension{Raw: []byte(`{replicas: 3}`)},
+			"items AggregateStatus: converting the status items: [1].status: invalid character 'r' looking for a string (offset 1)"},
+		{"an object JSON cannot encode", &runtime.RawExtension{Object: &unstructured.Unstructured{Object: map[string]any{"f": func() {}}}},
+			"items AggregateStatus: converting the status items: [1].status: json: error calling MarshalJSON for type *unstructured.Unstructured: json: unsupported type: func()"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.io/v1", "kind": "Widget"}}
+			items := []interpreter.AggregatedStatusItem{{ClusterName: "east"}, {ClusterName: "west", Status: tt.status}}
+			_, err := e.Run(context.Background(), s, interpreter.Request{Operation: interpreter.AggregateStatus, Object: obj, StatusItems: items})
+			var se *interpreter.ScriptError
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, tt.want, err.Error())
 		})
 	}
 }
