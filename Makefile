@@ -48,9 +48,12 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # A well-behaved kind's latency with a hostile hook looping beside it:
-# baseline, under attack without protection, under attack with a bulkhead.
+# baseline, under attack without protection, under attack with a bulkhead;
+# in process (interpreter/bulkhead), then over HTTP against serve on
+# 127.0.0.1 (cmd/luainterp: a built-in and a Lua kind, about a minute).
 bench-overload:
 	$(GO) test -run '^$$' -bench UnderAttack -benchtime 100x ./interpreter/bulkhead/
+	$(GO) test -run '^$$' -bench ServeUnderAttack -benchtime 1x ./cmd/luainterp/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

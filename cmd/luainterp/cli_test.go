@@ -35,7 +35,7 @@ func run(t *testing.T, stdin string, args ...string) result {
 }
 
 // writeFile writes contents to a new file and returns its path.
-func writeFile(t *testing.T, name, contents string) string {
+func writeFile(t testing.TB, name, contents string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	require.NoError(t, os.WriteFile(path, []byte(contents), 0o644))

@@ -55,7 +55,7 @@ var servingAddress = regexp.MustCompile(`msg="serving interpreter webhook" addre
 
 // startServe runs `luainterp serve --addr 127.0.0.1:0 --drain 0s args...` until the
 // test ends, and waits for it to listen.
-func startServe(t *testing.T, args ...string) *serving {
+func startServe(t testing.TB, args ...string) *serving {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &serving{stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
@@ -83,7 +83,7 @@ func startServe(t *testing.T, args ...string) *serving {
 }
 
 // stop cancels the command and returns its error.
-func (s *serving) stop(t *testing.T) error {
+func (s *serving) stop(t testing.TB) error {
 	t.Helper()
 	s.cancel()
 	select {
@@ -98,7 +98,7 @@ func (s *serving) stop(t *testing.T) error {
 
 // interpreterRequest returns a ResourceInterpreterContext asking op about
 // the object of the YAML file path.
-func interpreterRequest(t *testing.T, path, op, extra string) string {
+func interpreterRequest(t testing.TB, path, op, extra string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
