@@ -1,0 +1,23 @@
+// Command benchserve measures `luainterp serve` against a bare net/http
+// floor, side by side on 127.0.0.1 over TLS.
+//
+// It starts the real binary (`luainterp serve --tls-cert … --tls-key …`,
+// the built-in handlers, no customizations) and itself as a floor server
+// (benchserve -floor): a net/http server that reads the same
+// ResourceInterpreterContext request, decodes it with encoding/json
+// (the object into a map[string]any) and writes a fixed response. Both
+// use the test certificate of webhook/testdata/tls and the HTTP server
+// timeouts serve sets.
+//
+// At each concurrency (-concurrency 1,8,32) it sends -requests requests to
+// each server, in -rounds interleaved rounds (floor, webhook, floor, …) so
+// that a change of the machine's load falls on both, and prints each
+// server's rate and p99 latency and the ratios webhook/floor:
+//
+//	go run ./hack/benchserve -bin bin/luainterp
+//
+// `make bench-serve` builds the binary and runs it. The request is the
+// -operation (InterpretReplica by default) of the -object manifest (the
+// realistic Deployment of builtin/testdata/bench by default), encoded as a
+// Karmada control plane sends it.
+package main

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+)
+
+// target is a server under load.
+type target struct {
+	name   string
+	url    string
+	client *http.Client
+	body   []byte
+}
+
+// loadResult is what one or more loads measured.
+type loadResult struct {
+	latencies []time.Duration
+	elapsed   time.Duration
+}
+
+func (r *loadResult) add(o loadResult) {
+	r.latencies = append(r.latencies, o.latencies...)
+	r.elapsed += o.elapsed
+}
+
+// rate is the requests answered per second.
+func (r *loadResult) rate() float64 { return float64(len(r.latencies)) / r.elapsed.Seconds() }
+
+// p99 is the 99th percentile latency.
+func (r *loadResult) p99() time.Duration {
+	sorted := slices.Clone(r.latencies)
+	slices.Sort(sorted)
+	return sorted[(len(sorted)*99)/100]
+}
+
+// load sends n requests, concurrency at a time, and fails at the first
+// answer that is not HTTP 200.
+func (t *target) load(n, concurrency int) (loadResult, error) {
+	latencies := make([]time.Duration, n)
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	var (
+		wg       sync.WaitGroup
+		failOnce sync.Once
+		failure  error
+	)
+	start := time.Now()
+	for range concurrency {
+		wg.Go(func() {
+			for i := range next {
+				began := time.Now()
+				if err := t.post(); err != nil {
+					failOnce.Do(func() { failure = err })
+					return
+				}
+				latencies[i] = time.Since(began)
+			}
+		})
+	}
+	wg.Wait()
+	if failure != nil {
+		return loadResult{}, failure
+	}
+	return loadResult{latencies: latencies, elapsed: time.Since(start)}, nil
+}
+
+// post sends the request once and reads the whole answer.
+func (t *target) post() error {
+	resp, err := t.client.Post(t.url, "application/json", bytes.NewReader(t.body))
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.name, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("%s: reading the answer: %w", t.name, err)
+	}
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`"successful":true`)) {
+		return fmt.Errorf("%s: HTTP %d: %s", t.name, resp.StatusCode, body)
+	}
+	return nil
+}
