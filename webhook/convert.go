@@ -90,7 +90,7 @@ func (r *ResourceInterpreterRequest) Decode() (interpreter.Request, error) {
 		return req, fieldError("request.operation", "missing")
 	}
 	var err error
-	if req.Object, err = r.object("request.object", r.Object.Raw); err != nil {
+	if req.Object, err = r.object("request.object", r.Object); err != nil {
 		return req, err
 	}
 	switch r.Operation {
@@ -106,18 +106,23 @@ func (r *ResourceInterpreterRequest) Decode() (interpreter.Request, error) {
 		if r.ObservedObject == nil {
 			return req, fieldError("request.observedObject", "missing for Retain")
 		}
-		if req.ObservedObject, err = r.object("request.observedObject", r.ObservedObject.Raw); err != nil {
+		if req.ObservedObject, err = r.object("request.observedObject", *r.ObservedObject); err != nil {
 			return req, err
 		}
 	}
 	return req, nil
 }
 
-// object decodes the object of field, taking apiVersion and kind from r.Kind when it has none.
-func (r *ResourceInterpreterRequest) object(field string, raw []byte) (*unstructured.Unstructured, error) {
-	obj, err := decodeObject(raw)
-	if err != nil {
-		return nil, &FieldError{Field: field, Err: err}
+// object decodes the object of field, taking apiVersion and kind from
+// r.Kind when it has none. An object DecodeRequestBody decoded already
+// (ext.Object) is taken as it is.
+func (r *ResourceInterpreterRequest) object(field string, ext runtime.RawExtension) (*unstructured.Unstructured, error) {
+	obj, decoded := ext.Object.(*unstructured.Unstructured)
+	if !decoded {
+		var err error
+		if obj, err = decodeObject(ext.Raw); err != nil {
+			return nil, &FieldError{Field: field, Err: err}
+		}
 	}
 	want := schema.GroupVersionKind(r.Kind)
 	got := obj.GroupVersionKind()

@@ -24,7 +24,7 @@ func EncodeResponse(req *ResourceInterpreterRequest, resp interpreter.Response) 
 		if resp.Object == nil {
 			return nil, fmt.Errorf("%s returned no object", req.Operation)
 		}
-		patch, err := CreatePatch(req.Object.Raw, resp.Object)
+		patch, err := req.patchTo(resp.Object)
 		if err != nil {
 			return nil, err
 		}

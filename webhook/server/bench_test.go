@@ -1,21 +1,42 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/builtin"
 	"github.com/luainterp/luainterp/internal/widget"
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/webhook"
 )
 
 // BenchmarkHandler is the handler's own cost per request, without the
-// network: decoding, running the widget interpreter, patching, encoding.
+// network: decoding, running the interpreter, patching, encoding. The
+// widget requests measure the handler around a trivial interpreter, the
+// Deployment ones the built-in handlers on the realistic Deployment of
+// the builtin benchmarks, as `make bench-serve` asks serve.
 func BenchmarkHandler(b *testing.B) {
-	h := New(widget.Interpreter{})
-	requests := []struct{ name, body string }{
-		{"InterpretReplica", review("InterpretReplica", widgetObject, "")},
-		{"ReviseReplica", review("ReviseReplica", widgetObject, `"replicas":5`)},
+	widgets := New(widget.Interpreter{})
+	builtins := New(interpreter.NewRegistry().Set(interpreter.LayerBuiltin, builtin.New()))
+	deployment := benchDeployment(b)
+	requests := []struct {
+		name string
+		h    http.Handler
+		body string
+	}{
+		{"InterpretReplica", widgets, review("InterpretReplica", widgetObject, "")},
+		{"ReviseReplica", widgets, review("ReviseReplica", widgetObject, `"replicas":5`)},
+		{"Deployment/InterpretReplica", builtins, deploymentReview(b, interpreter.InterpretReplica, deployment)},
+		{"Deployment/ReviseReplica", builtins, deploymentReview(b, interpreter.ReviseReplica, deployment)},
+		{"Deployment/Retain", builtins, deploymentReview(b, interpreter.Retain, deployment)},
 	}
 	for _, r := range requests {
 		b.Run(r.name, func(b *testing.B) {
@@ -24,11 +45,34 @@ func BenchmarkHandler(b *testing.B) {
 				req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(r.body))
 				req.Header.Set("Content-Type", "application/json")
 				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK {
+				r.h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"successful":true`) {
 					b.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
 				}
 			}
 		})
 	}
+}
+
+// benchDeployment reads the realistic Deployment of the builtin benchmarks.
+func benchDeployment(tb testing.TB) *unstructured.Unstructured {
+	tb.Helper()
+	data, err := os.ReadFile("../../builtin/testdata/bench/deployment.yaml")
+	require.NoError(tb, err)
+	js, err := yaml.YAMLToJSON(data)
+	require.NoError(tb, err)
+	obj := &unstructured.Unstructured{}
+	require.NoError(tb, json.Unmarshal(js, &obj.Object))
+	return obj
+}
+
+// deploymentReview returns the ResourceInterpreterContext a control plane
+// sends to ask op about obj (its own observed copy for Retain).
+func deploymentReview(tb testing.TB, op interpreter.Operation, obj *unstructured.Unstructured) string {
+	tb.Helper()
+	wire, err := webhook.EncodeRequest("u-1", interpreter.Request{Operation: op, Object: obj, ObservedObject: obj, DesiredReplicas: 3})
+	require.NoError(tb, err)
+	body, err := json.Marshal(webhook.NewContext(wire))
+	require.NoError(tb, err)
+	return string(body)
 }

@@ -141,25 +141,12 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request) answer {
 	case err != nil:
 		return reject(http.StatusBadRequest, "", "reading request body: %v", err)
 	}
-	var review webhook.ResourceInterpreterContext
-	if err := webhook.DecodeStrict(body, &review); err != nil {
-		return reject(http.StatusBadRequest, "", "decoding request body: %v", err)
-	}
-	if review.APIVersion != webhook.APIVersion || review.Kind != webhook.ContextKind {
-		return reject(http.StatusBadRequest, "", "request body: want apiVersion %s and kind %s, got %q and %q",
-			webhook.APIVersion, webhook.ContextKind, review.APIVersion, review.Kind)
-	}
-	if review.Request == nil {
-		return reject(http.StatusBadRequest, "", "request: missing")
-	}
-	wire := review.Request
-	req, err := wire.Decode()
-	if err != nil {
-		a := reject(http.StatusBadRequest, wire.UID, "%v", err)
-		if wire.Operation.Valid() {
-			a.operation = wire.Operation.String()
+	wire, req, ok := webhook.DecodeRequestBody(body)
+	if !ok {
+		var refused *answer
+		if wire, req, refused = decodeExplained(body); refused != nil {
+			return *refused
 		}
-		return a
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
@@ -168,6 +155,36 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request) answer {
 		a.gvk = req.Object.GroupVersionKind()
 	}
 	return a
+}
+
+// decodeExplained decodes a body DecodeRequestBody did not take in two
+// steps, the context and then its request, to answer what is wrong with
+// it; or to take it, for the few it accepts that the single pass does not.
+func decodeExplained(body []byte) (*webhook.ResourceInterpreterRequest, interpreter.Request, *answer) {
+	refuse := func(a answer) (*webhook.ResourceInterpreterRequest, interpreter.Request, *answer) {
+		return nil, interpreter.Request{}, &a
+	}
+	var review webhook.ResourceInterpreterContext
+	if err := webhook.DecodeStrict(body, &review); err != nil {
+		return refuse(reject(http.StatusBadRequest, "", "decoding request body: %v", err))
+	}
+	if review.APIVersion != webhook.APIVersion || review.Kind != webhook.ContextKind {
+		return refuse(reject(http.StatusBadRequest, "", "request body: want apiVersion %s and kind %s, got %q and %q",
+			webhook.APIVersion, webhook.ContextKind, review.APIVersion, review.Kind))
+	}
+	if review.Request == nil {
+		return refuse(reject(http.StatusBadRequest, "", "request: missing"))
+	}
+	wire := review.Request
+	req, err := wire.Decode()
+	if err != nil {
+		a := reject(http.StatusBadRequest, wire.UID, "%v", err)
+		if wire.Operation.Valid() {
+			a.operation = wire.Operation.String()
+		}
+		return refuse(a)
+	}
+	return wire, req, nil
 }
 
 // deadline returns how long the operation may run: the handler's timeout,
