@@ -59,7 +59,10 @@ but these:
   /readyz    200 while it accepts requests, 503 once it is shutting down
   /metrics   Prometheus metrics: luainterp_webhook_requests_total by
              operation and outcome (success, failure, rejected,
-             overloaded, rate_limited), luainterp_webhook_request_duration_seconds
+             overloaded, rate_limited), luainterp_webhook_request_duration_seconds,
+             luainterp_webhook_response_flags_total by operation and flag,
+             luainterp_bulkhead_queue_wait_seconds, luainterp_breaker_state,
+             luainterp_breaker_ejections_total, luainterp_breaker_refused_total
 
 Karmada calls webhooks over HTTPS only: give --tls-cert and --tls-key, a
 certificate its clientConfig.caBundle trusts. They are read again when they
@@ -81,10 +84,19 @@ HTTP 429 with Retry-After. A Lua call runs at most the shorter of
 --timeout and --engine-deadline; an operation that runs past its deadline
 (that one, a caller's ?timeout=) is answered with code 504.
 
+A remote webhook that fails 5 times in a row (no answer, HTTP 5xx), and a
+hook whose calls run past their deadline or memory budget 5 times in a
+row, are ejected: their calls are answered 503 at once for 30s (longer
+when it happens again), then one probe call decides.
+
 --config FILE reads all of these from one YAML file (Envoy's names:
 circuit_breakers.max_requests, local_ratelimit.token_bucket.max_tokens,
-...; see testdata/examples/serve.yaml), with rate limits of their own for
-some operations or kinds; flags given beside it override the file.
+outlier_detection.consecutive_5xx, ...; see testdata/examples/serve.yaml),
+with rate limits of their own for some operations or kinds; flags given
+beside it override the file. Each request gets an access log line on
+standard error (or --access-log FILE): time, operation, kind, HTTP status,
+code, response flags (UO overflow, RL rate limited, UT timeout, UF upstream
+failure, UH ejected, - none), milliseconds, uid.
 
 With --watch, the customization files are loaded again when they change; a
 change that does not load keeps the previous customizations.
@@ -103,7 +115,7 @@ On SIGTERM or SIGINT the server reports not ready (/readyz 503) and goes
 on serving for --drain, so that load balancers stop sending; then it stops
 accepting connections and finishes the requests in flight (up to
 --shutdown-grace).
-Requests are logged to standard error when they fail.`,
+Requests that fail are also logged to standard error.`,
 		Example: `  luainterp serve --tls-cert /etc/webhook/tls.crt --tls-key /etc/webhook/tls.key -f /etc/customizations/
   luainterp serve --addr 127.0.0.1:8080 -f customization.yaml --watch
   luainterp serve --in-cluster --tls-cert /etc/webhook/tls.crt --tls-key /etc/webhook/tls.key`,
@@ -161,10 +173,17 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer closeAccess()
-	engine := newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...)
-	reg, validator, err := o.layers(ctx, cmd, log, gatherer, engine)
+	webhookOpts, hookBreakers, err := outlierDetection(cfg.OutlierDetection, gatherer)
 	if err != nil {
 		return err
+	}
+	parts := layerParts{log: log, gatherer: gatherer, engine: newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...), webhookOpts: webhookOpts}
+	reg, validator, err := o.layers(ctx, cmd, parts)
+	if err != nil {
+		return err
+	}
+	if hookBreakers != nil {
+		limits = append(limits, hookBreakers.Middleware(reg.Which)) // innermost: an ejected hook's refusal costs no slot
 	}
 	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(cfg.Timeout.Duration), server.WithMaxBodyBytes(cfg.MaxBodyBytes.N),
 		server.WithMetrics(metrics), server.WithLogger(log), server.WithAccessLog(access))
@@ -250,35 +269,44 @@ func drain(srv *http.Server, draining *atomic.Bool, cfg serveconfig.Config, log 
 	return nil
 }
 
+// layerParts are what the layers of serve are built with.
+type layerParts struct {
+	log         *slog.Logger
+	gatherer    *prometheus.Registry // their metrics are registered here
+	engine      *luavm.Engine        // the scripts run on it
+	webhookOpts []client.Option      // of the webhook layer
+}
+
 // layers returns the registry to serve and the admission validator: from
 // the files alone, or following the API server (--kubeconfig, --in-cluster)
-// with the files merged in, its metrics registered in gatherer.
-func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, log *slog.Logger, gatherer *prometheus.Registry, engine *luavm.Engine) (*interpreter.Registry, *admission.Validator, error) {
+// with the files merged in.
+func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, p layerParts) (*interpreter.Registry, *admission.Validator, error) {
 	if !o.kube.enabled() {
-		reg, err := o.registry(ctx, cmd, log, engine)
+		reg, err := o.registry(ctx, cmd, p.log, p.engine)
 		if err == nil {
-			err = setWebhookLayer(cmd, reg, o.webhookConfigs)
+			err = setWebhookLayer(cmd, reg, o.webhookConfigs, p.webhookOpts...)
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		return reg, admission.New(engine, nil, log), nil
+		return reg, admission.New(p.engine, nil, p.log), nil
 	}
 	metrics := source.NewMetrics()
-	gatherer.MustRegister(metrics)
-	live, err := newLiveRegistry(cmd, &o.kube, engine, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(metrics))
+	p.gatherer.MustRegister(metrics)
+	live, err := newLiveRegistry(cmd, &o.kube, p.engine, o.customizations, o.webhookConfigs,
+		source.WithLogger(p.log), source.WithMetrics(metrics), source.WithWebhookOptions(p.webhookOpts...))
 	if err != nil {
 		return nil, nil, err
 	}
 	if o.watch {
-		if err := live.watchFiles(ctx, o.customizations, log); err != nil {
+		if err := live.watchFiles(ctx, o.customizations, p.log); err != nil {
 			return nil, nil, err
 		}
 	}
 	if err := live.source.Start(ctx); err != nil {
 		return nil, nil, err
 	}
-	return live.reg, admission.New(live.engine, live.source.Customizations, log), nil
+	return live.reg, admission.New(live.engine, live.source.Customizations, p.log), nil
 }
 
 // mux routes the admission reviews to validator and the rest as server.NewMux does.
@@ -331,8 +359,8 @@ func addWebhookConfigFlag(f *pflag.FlagSet, paths *[]string) {
 
 // setWebhookLayer installs the webhooks of the configurations in paths as
 // reg's webhook layer; nothing when there are no paths. Loading warnings
-// go to the command's standard error.
-func setWebhookLayer(cmd *cobra.Command, reg *interpreter.Registry, paths []string) error {
+// go to the command's standard error; opts configure the layer.
+func setWebhookLayer(cmd *cobra.Command, reg *interpreter.Registry, paths []string, opts ...client.Option) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -343,7 +371,7 @@ func setWebhookLayer(cmd *cobra.Command, reg *interpreter.Registry, paths []stri
 	for _, w := range loaded.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
-	layer, err := client.New(loaded.Configurations)
+	layer, err := client.New(loaded.Configurations, opts...)
 	if err != nil {
 		return fmt.Errorf("--webhook-config: %w", err)
 	}

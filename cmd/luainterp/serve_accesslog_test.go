@@ -103,11 +103,32 @@ webhooks:
     interpreterContextVersions: ["v1alpha1"]
     timeoutSeconds: 5
 `)
-		s := startServe(t, "--webhook-config", config)
+		outliers := writeFile(t, "serve.yaml", "outlier_detection: {consecutive_5xx: 2, base_ejection_time: 1h, max_ejection_time: 1h}\n")
+		s := startServe(t, "--webhook-config", config, "--config", outliers)
 		url := "http://" + s.addr
 		assert.Equal(t, http.StatusOK, post(t, url, hog))
-		assert.Regexp(t, accessLine(`InterpretHealth example.io/v1/Hog 200 500 UF \d+ u-1`), s.stderr.String())
-		assert.Contains(t, metricsText(t, url), `luainterp_webhook_response_flags_total{flag="UF",operation="InterpretHealth"} 1`)
+		assert.Equal(t, http.StatusOK, post(t, url, hog))
+		assert.Equal(t, http.StatusServiceUnavailable, post(t, url, hog), "ejected after 2 failures")
+		log := s.stderr.String()
+		assert.Len(t, accessLine(`InterpretHealth example.io/v1/Hog 200 500 UF \d+ u-1`).FindAllString(log, -1), 2, "%s", log)
+		assert.Regexp(t, accessLine(`InterpretHealth example.io/v1/Hog 503 503 UH \d+ u-1`), log)
+		m := metricsText(t, url)
+		assert.Contains(t, m, `luainterp_webhook_response_flags_total{flag="UF",operation="InterpretHealth"} 2`)
+		assert.Contains(t, m, `luainterp_webhook_response_flags_total{flag="UH",operation="InterpretHealth"} 1`)
+		assert.Contains(t, m, `luainterp_breaker_state{name="hogs/hogs.luainterp.example.com",target="webhook"} 1`)
+	})
+
+	t.Run("hook ejected", func(t *testing.T) {
+		outliers := writeFile(t, "serve.yaml", "outlier_detection: {consecutive_5xx: 2, base_ejection_time: 1h, max_ejection_time: 1h}\nengine: {deadline: 100ms}\n")
+		s := startServe(t, "-f", writeFile(t, "hog.yaml", hogCustomization), "--config", outliers)
+		url := "http://" + s.addr
+		for range 3 {
+			post(t, url, hog)
+		}
+		log := s.stderr.String()
+		assert.Len(t, accessLine(`InterpretHealth example.io/v1/Hog 200 504 UT \d+ u-1`).FindAllString(log, -1), 2, "%s", log)
+		assert.Regexp(t, accessLine(`InterpretHealth example.io/v1/Hog 503 503 UH \d+ u-1`), log)
+		assert.Contains(t, metricsText(t, url), `luainterp_breaker_ejections_total{name="InterpretHealth hook for example.io/v1, Kind=Hog (customization layer)",target="hook"} 1`)
 	})
 
 	t.Run("rejected request", func(t *testing.T) {

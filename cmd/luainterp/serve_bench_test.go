@@ -102,22 +102,27 @@ func drive(url, body string, clients, n int, stop <-chan struct{}, pause time.Du
 // the engine's 1 s deadline) over HTTP on 127.0.0.1, and measures the two
 // well-behaved classes side by side (4 clients each, at most 2000
 // requests or 6 s per class): alone (baseline), then while 50 clients
-// keep calling the hostile hook (pausing 10 ms after each refusal). It
+// keep calling the hostile hook (pausing 100 ms after each refusal). It
 // does so without protection (bulkheads far larger than the engine's
-// pool), with the default bulkheads (64 slots and 128 pending per hook)
-// and with a bulkhead of 1 slot and 16 pending per hook, and prints
+// pool, no hook breaker), with the defaults (bulkheads of 64 slots and 128
+// pending per hook, a hook breaker ejecting after 5 deadlines in a row),
+// with a bulkhead of 1 slot and 16 pending per hook, and with that
+// bulkhead and the hook breaker (timed once the hook is ejected); it prints
 // req/s, p50 and p99 and errors per class, and how the hostile calls were
 // answered. Each latency is its client's, HTTP included.
 //
 //	make bench-overload
 func BenchmarkServeUnderAttack(b *testing.B) {
+	noHookBreakers := writeFile(b, "no-hook-breakers.yaml", "outlier_detection: {hooks: false}\n")
 	cases := []struct {
-		name string
-		args []string
+		name   string
+		args   []string
+		ejects bool // the hook breaker ejects the hostile hook: wait for it
 	}{
-		{"unprotected", []string{"--max-requests", "100000", "--max-pending", "0"}},
-		{"defaults", nil},
-		{"bulkhead", []string{"--max-requests", "1", "--max-pending", "16"}},
+		{"unprotected", []string{"--config", noHookBreakers, "--max-requests", "100000", "--max-pending", "0"}, false},
+		{"defaults", nil, true},
+		{"bulkhead", []string{"--config", noHookBreakers, "--max-requests", "1", "--max-pending", "16"}, false},
+		{"bulkhead+breaker", []string{"--max-requests", "1", "--max-pending", "16"}, true},
 	}
 	deployment := interpreterRequest(b, writeFile(b, "deployment.yaml", deploymentYAML), "InterpretHealth", "")
 	widget := interpreterRequest(b, writeFile(b, "widget.yaml", "apiVersion: example.io/v1\nkind: Widget\nmetadata: {name: w}\nstatus: {ready: true}\n"), "InterpretHealth", "")
@@ -151,8 +156,14 @@ func BenchmarkServeUnderAttack(b *testing.B) {
 
 				stopAttack := make(chan struct{})
 				attack := make(chan *loadFigures, 1)
-				go func() { attack <- drive(url, hog, 50, 1000, stopAttack, 10*time.Millisecond) }()
+				go func() { attack <- drive(url, hog, 50, 1000, stopAttack, 100*time.Millisecond) }()
 				time.Sleep(1500 * time.Millisecond) // the hostile calls fill the engine's states
+				if c.ejects {
+					deadline := time.Now().Add(20 * time.Second)
+					for time.Now().Before(deadline) && !strings.Contains(metricsOf(url), `luainterp_breaker_state{name="InterpretHealth hook for example.io/v1, Kind=Hog (customization layer)",target="hook"} 1`) {
+						time.Sleep(50 * time.Millisecond)
+					}
+				}
 				measure("attacked")
 				close(stopAttack)
 				h := <-attack
@@ -168,6 +179,17 @@ func BenchmarkServeUnderAttack(b *testing.B) {
 			}
 		})
 	}
+}
+
+// metricsOf returns the text of url's /metrics, empty on an error.
+func metricsOf(url string) string {
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return string(body)
 }
 
 // statusCounts writes the statuses of a load in order: "503: 12, 200: 3".

@@ -9,8 +9,10 @@ import (
 
 	"github.com/luainterp/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/breaker"
 	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/ratelimit"
+	"github.com/luainterp/luainterp/webhook/client"
 )
 
 // serveLimits returns the middleware that protects the registry, outermost
@@ -77,4 +79,29 @@ func observeWait(h *prometheus.HistogramVec) bulkhead.WaitObserver {
 	return func(_ schema.GroupVersionKind, op interpreter.Operation, waited time.Duration) {
 		h.WithLabelValues(op.String()).Observe(waited.Seconds())
 	}
+}
+
+// outlierDetection returns what od turns on, its breakers registered
+// with reg: the client option that ejects remote webhooks, and the
+// breakers of the hooks (nil when off), whose Middleware goes innermost.
+func outlierDetection(od serveconfig.OutlierDetection, reg prometheus.Registerer) ([]client.Option, *breaker.Breakers, error) {
+	var webhookOpts []client.Option
+	var hooks *breaker.Breakers
+	if od.Webhooks {
+		bs, err := breaker.New(od.Breaker(), breaker.WithTarget("webhook"))
+		if err != nil {
+			return nil, nil, err
+		}
+		reg.MustRegister(bs)
+		webhookOpts = append(webhookOpts, client.WithOutlierDetection(bs))
+	}
+	if od.Hooks {
+		bs, err := breaker.New(od.Breaker(), breaker.WithTarget("hook"))
+		if err != nil {
+			return nil, nil, err
+		}
+		reg.MustRegister(bs)
+		hooks = bs
+	}
+	return webhookOpts, hooks, nil
 }

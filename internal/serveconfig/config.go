@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/luainterp/luainterp/interpreter/breaker"
 	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/interpreter/ratelimit"
@@ -15,9 +16,10 @@ import (
 
 // Config is the configuration of `luainterp serve`.
 type Config struct {
-	CircuitBreakers CircuitBreakers `json:"circuit_breakers"`
-	LocalRateLimit  LocalRateLimit  `json:"local_ratelimit"`
-	Engine          Engine          `json:"engine"`
+	CircuitBreakers  CircuitBreakers  `json:"circuit_breakers"`
+	LocalRateLimit   LocalRateLimit   `json:"local_ratelimit"`
+	OutlierDetection OutlierDetection `json:"outlier_detection"`
+	Engine           Engine           `json:"engine"`
 	// Timeout is the longest one operation runs; a caller's ?timeout= can
 	// only shorten it.
 	Timeout Duration `json:"timeout"`
@@ -95,6 +97,31 @@ func (d Descriptor) GVK() schema.GroupVersionKind {
 	return schema.FromAPIVersionAndKind(d.APIVersion, d.Kind)
 }
 
+// OutlierDetection ejects what keeps failing, as Envoy's
+// outlier_detection names it: after Consecutive5xx failures in a row, for
+// BaseEjectionTime, longer with each ejection in a row up to
+// MaxEjectionTime, then one probe call decides. Webhooks guards each
+// remote webhook (failures: no answer, HTTP 5xx); Hooks guards each hook
+// (failures: a call past its deadline or memory budget).
+type OutlierDetection struct {
+	Consecutive5xx   int      `json:"consecutive_5xx"`
+	BaseEjectionTime Duration `json:"base_ejection_time"`
+	MaxEjectionTime  Duration `json:"max_ejection_time"`
+	Interval         Duration `json:"interval"`
+	Webhooks         bool     `json:"webhooks"`
+	Hooks            bool     `json:"hooks"`
+}
+
+// Breaker returns the breaker config of o.
+func (o OutlierDetection) Breaker() breaker.Config {
+	return breaker.Config{
+		ConsecutiveFailures: o.Consecutive5xx,
+		BaseEjectionTime:    o.BaseEjectionTime.Duration,
+		MaxEjectionTime:     o.MaxEjectionTime.Duration,
+		Interval:            o.Interval.Duration,
+	}
+}
+
 // Engine configures the Lua engine.
 type Engine struct {
 	// PoolSize is how many Lua states the engine keeps, so how many Lua
@@ -133,11 +160,13 @@ const (
 )
 
 // Default returns the configuration of a fresh install: a bulkhead for
-// every hook, a deadline and a memory budget for every Lua call, and no
-// rate limit (a limit fits a control plane's size, which a default cannot
-// know).
+// every hook, a deadline and a memory budget for every Lua call, outlier
+// detection of Envoy's defaults for every remote webhook and every hook,
+// and no rate limit (a limit fits a control plane's size, which a default
+// cannot know).
 func Default() Config {
 	limits := bulkhead.DefaultLimits()
+	breakers := breaker.DefaultConfig()
 	return Config{
 		CircuitBreakers: CircuitBreakers{
 			MaxRequests:        limits.MaxRequests,
@@ -147,6 +176,14 @@ func Default() Config {
 		LocalRateLimit: LocalRateLimit{
 			TokenBucket: TokenBucket{TokensPerFill: DefaultTokensPerFill, FillInterval: D(DefaultFillInterval)},
 			Scope:       "server",
+		},
+		OutlierDetection: OutlierDetection{
+			Consecutive5xx:   breakers.ConsecutiveFailures,
+			BaseEjectionTime: D(breakers.BaseEjectionTime),
+			MaxEjectionTime:  D(breakers.MaxEjectionTime),
+			Interval:         D(breakers.Interval),
+			Webhooks:         true,
+			Hooks:            true,
 		},
 		Engine: Engine{
 			PoolSize:     max(8, 2*runtime.GOMAXPROCS(0)),

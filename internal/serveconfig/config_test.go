@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/interpreter/breaker"
 	"github.com/luainterp/luainterp/interpreter/ratelimit"
 )
 
@@ -27,6 +28,9 @@ func TestDefault(t *testing.T) {
 	assert.Equal(t, 10*time.Second, c.Timeout.Duration)
 	assert.Equal(t, 5*time.Second, c.DrainPeriod.Duration)
 	assert.Equal(t, time.Second, c.LuaDeadline(), "the engine's deadline, shorter than the timeout")
+	assert.Equal(t, breaker.DefaultConfig(), c.OutlierDetection.Breaker(), "Envoy's outlier detection defaults")
+	assert.True(t, c.OutlierDetection.Webhooks)
+	assert.True(t, c.OutlierDetection.Hooks)
 }
 
 func TestLoadExample(t *testing.T) {
@@ -112,6 +116,10 @@ func TestParseErrors(t *testing.T) {
 				"serve.yaml: local_ratelimit.descriptors[0].token_bucket.tokens_per_fill: want at least 1, got 0\n" +
 				"serve.yaml: local_ratelimit.descriptors[0].token_bucket.fill_interval: want a positive duration, got 0s"},
 		{"not a map", "- 1", "serve.yaml: want a map, got array"},
+		{"no failures eject", "outlier_detection: {consecutive_5xx: 0}", "serve.yaml: outlier_detection.consecutive_5xx: want at least 1, got 0"},
+		{"ejection cap below base", "outlier_detection: {base_ejection_time: 1m, max_ejection_time: 30s}",
+			"serve.yaml: outlier_detection.max_ejection_time: want at least base_ejection_time 1m0s, got 30s"},
+		{"outlier flag not a bool", "outlier_detection: {hooks: sometimes}", "serve.yaml: outlier_detection.hooks: want true or false, got string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

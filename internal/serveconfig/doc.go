@@ -16,6 +16,13 @@
 //	  descriptors:               # buckets of their own for some calls
 //	    - operation: InterpretHealth   # and/or api_version with kind
 //	      token_bucket: {max_tokens: 100, tokens_per_fill: 100, fill_interval: 1s}
+//	outlier_detection:     # eject what keeps failing; its calls get 503 at once
+//	  consecutive_5xx: 5         # failures in a row that eject
+//	  base_ejection_time: 30s    # the first ejection; n times that the n-th in a row
+//	  max_ejection_time: 300s    # the longest ejection
+//	  interval: 10s              # closed this long: one ejection in a row forgiven
+//	  webhooks: true             # remote webhooks: no answer or HTTP 5xx
+//	  hooks: true                # hooks: a call past its deadline or memory budget
 //	engine:                # the Lua engine
 //	  pool_size: 8               # Lua states, so calls running at once
 //	  deadline: 1s               # the longest one Lua call runs

@@ -98,6 +98,8 @@ func kindName(t reflect.Type) string {
 		return "a whole number"
 	case reflect.String:
 		return "a string"
+	case reflect.Bool:
+		return "true or false"
 	case reflect.Slice:
 		return "a list"
 	case reflect.Struct:

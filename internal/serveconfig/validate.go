@@ -28,6 +28,14 @@ func (c Config) Validate() error {
 	for i, d := range c.LocalRateLimit.Descriptors {
 		v.descriptor(fmt.Sprintf("local_ratelimit.descriptors[%d]", i), d)
 	}
+	od := c.OutlierDetection
+	v.atLeast("outlier_detection.consecutive_5xx", od.Consecutive5xx, 1)
+	v.duration("outlier_detection.base_ejection_time", od.BaseEjectionTime, true)
+	v.duration("outlier_detection.max_ejection_time", od.MaxEjectionTime, true)
+	if od.MaxEjectionTime.Duration < od.BaseEjectionTime.Duration && od.MaxEjectionTime.Duration > 0 {
+		v.add("outlier_detection.max_ejection_time", "want at least base_ejection_time %s, got %s", od.BaseEjectionTime.Duration, od.MaxEjectionTime.Duration)
+	}
+	v.duration("outlier_detection.interval", od.Interval, true)
 	v.atLeast("engine.pool_size", c.Engine.PoolSize, 1)
 	v.duration("engine.deadline", c.Engine.Deadline, true)
 	v.size("engine.memory_budget", c.Engine.MemoryBudget)

@@ -79,6 +79,7 @@ type accessLog struct {
 // entry is what one line says.
 type entry struct {
 	start     time.Time
+	duration  time.Duration
 	operation string
 	gvk       schema.GroupVersionKind
 	status    int
@@ -90,7 +91,7 @@ type entry struct {
 func (l *accessLog) write(e entry) {
 	line := fmt.Sprintf("[%s] %s %s %d %d %s %d %s\n", e.start.UTC().Format("2006-01-02T15:04:05.000Z"),
 		e.operation, orDash(gvkField(e.gvk)), e.status, e.code, orDash(strings.Join(e.flags, ",")),
-		time.Since(e.start).Milliseconds(), orDash(e.uid))
+		e.duration.Milliseconds(), orDash(e.uid))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	_, _ = io.WriteString(l.w, line)

@@ -84,7 +84,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if a.response.Status != nil {
 			code = a.response.Status.Code
 		}
-		h.access.write(entry{start: start, operation: a.operation, gvk: a.gvk, status: a.status,
+		h.access.write(entry{start: start, duration: time.Since(start), operation: a.operation, gvk: a.gvk, status: a.status,
 			code: code, flags: a.flags, uid: a.response.UID})
 	}
 	if a.outcome != outcomeSuccess {
