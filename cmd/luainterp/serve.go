@@ -161,32 +161,6 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 
-	metrics, waits := server.NewMetrics(), queueWait()
-	gatherer := prometheus.NewRegistry()
-	gatherer.MustRegister(metrics, waits, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	limits, err := serveLimits(cfg, observeWait(waits))
-	if err != nil {
-		return err
-	}
-	access, closeAccess, err := openAccessLog(cfg.AccessLog, cmd.ErrOrStderr())
-	if err != nil {
-		return err
-	}
-	defer closeAccess()
-	webhookOpts, hookBreakers, err := outlierDetection(cfg.OutlierDetection, gatherer)
-	if err != nil {
-		return err
-	}
-	parts := layerParts{log: log, gatherer: gatherer, engine: newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...), webhookOpts: webhookOpts}
-	reg, validator, err := o.layers(ctx, cmd, parts)
-	if err != nil {
-		return err
-	}
-	if hookBreakers != nil {
-		limits = append(limits, hookBreakers.Middleware(reg.Which)) // innermost: an ejected hook's refusal costs no slot
-	}
-	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(cfg.Timeout.Duration), server.WithMaxBodyBytes(cfg.MaxBodyBytes.N),
-		server.WithMetrics(metrics), server.WithLogger(log), server.WithAccessLog(access))
 	var draining atomic.Bool
 	ready := func() error {
 		if draining.Load() {
@@ -194,8 +168,13 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		}
 		return nil
 	}
+	handler, closeAccess, err := o.handler(ctx, cmd, cfg, log, ready)
+	if err != nil {
+		return err
+	}
+	defer closeAccess()
 	srv := &http.Server{
-		Handler:           o.mux(handler, validator, gatherer, ready),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      cfg.Timeout.Duration + 10*time.Second,
@@ -232,6 +211,40 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	case <-ctx.Done():
 	}
 	return drain(srv, &draining, cfg, log)
+}
+
+// handler returns the routes of serve (the webhook behind its limits,
+// admission, health, readiness as ready says, metrics) and a function
+// that closes the access log.
+func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serveconfig.Config, log *slog.Logger, ready func() error) (http.Handler, func(), error) {
+	metrics, waits := server.NewMetrics(), queueWait()
+	gatherer := prometheus.NewRegistry()
+	gatherer.MustRegister(metrics, waits, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	limits, err := serveLimits(cfg, observeWait(waits))
+	if err != nil {
+		return nil, nil, err
+	}
+	webhookOpts, hookBreakers, err := outlierDetection(cfg.OutlierDetection, gatherer)
+	if err != nil {
+		return nil, nil, err
+	}
+	parts := layerParts{log: log, gatherer: gatherer, engine: newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...), webhookOpts: webhookOpts}
+	reg, validator, err := o.layers(ctx, cmd, parts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if hookBreakers != nil {
+		// Innermost, around the registry it asks which layer answers: an
+		// ejected hook's refusal holds a bulkhead slot only while it refuses.
+		limits = append(limits, hookBreakers.Middleware(reg.Which))
+	}
+	access, closeAccess, err := openAccessLog(cfg.AccessLog, cmd.ErrOrStderr())
+	if err != nil {
+		return nil, nil, err
+	}
+	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(cfg.Timeout.Duration), server.WithMaxBodyBytes(cfg.MaxBodyBytes.N),
+		server.WithMetrics(metrics), server.WithLogger(log), server.WithAccessLog(access))
+	return o.mux(handler, validator, gatherer, ready), closeAccess, nil
 }
 
 // openAccessLog opens the access log file for appending, or returns
