@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: build run test bench bench-overload bench-serve lint fmt envtest
+.PHONY: build run test bench bench-overload bench-serve lint fmt envtest image
 
 # The kube-apiserver and etcd of the integration tests (internal/testenv),
 # built by hack/envtest-binaries.sh; `make test` uses them when they are there.
@@ -14,6 +14,12 @@ ENVTEST_DIR ?= $(or $(LUAINTERP_ENVTEST_DIR),$(HOME)/.cache/luainterp/envtest/1.
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/luainterp
+
+# The container image of Dockerfile: a static binary, stamped as build is.
+IMAGE  ?= luainterp:$(VERSION)
+DOCKER ?= docker
+image:
+	$(DOCKER) build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) -t $(IMAGE) .
 
 # The main job on the bundled example: templates propagated to Works.
 DEMO  := $(EXAMPLE)/propagate

@@ -30,8 +30,9 @@ var env *testenv.Env
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m, &env)) }
 
 // create creates u in the API server with strict field validation,
-// creating its namespace first if need be, and returns what was stored.
-func create(t *testing.T, cfg *rest.Config, mapper meta.RESTMapper, u *unstructured.Unstructured) *unstructured.Unstructured {
+// creating its namespace first if need be, and returns what was stored;
+// with dryRun, what would be stored.
+func create(t *testing.T, cfg *rest.Config, mapper meta.RESTMapper, u *unstructured.Unstructured, dryRun bool) *unstructured.Unstructured {
 	t.Helper()
 	ctx := context.Background()
 	dyn := dynamic.NewForConfigOrDie(cfg)
@@ -49,7 +50,11 @@ func create(t *testing.T, cfg *rest.Config, mapper meta.RESTMapper, u *unstructu
 		}
 		api = dyn.Resource(mapping.Resource).Namespace(u.GetNamespace())
 	}
-	created, err := api.Create(ctx, u, metav1.CreateOptions{FieldValidation: metav1.FieldValidationStrict})
+	opts := metav1.CreateOptions{FieldValidation: metav1.FieldValidationStrict}
+	if dryRun {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	created, err := api.Create(ctx, u, opts)
 	require.NoError(t, err, "%s %s", u.GetKind(), u.GetName())
 	return created
 }
@@ -89,7 +94,7 @@ func TestCRDsKeepRealObjects(t *testing.T) {
 				if u.GetKind() == "Work" {
 					u.SetName(fmt.Sprintf("%s-%d", u.GetName(), i)) // golden cases share names
 				}
-				created := create(t, cfg, mapper, u.DeepCopy())
+				created := create(t, cfg, mapper, u.DeepCopy(), false)
 				kinds[u.GetKind()] = true
 				for _, field := range []string{"spec", "webhooks"} {
 					if want, ok := u.Object[field]; ok {
@@ -102,23 +107,5 @@ func TestCRDsKeepRealObjects(t *testing.T) {
 	for _, kind := range []string{"ResourceBinding", "Cluster", "OverridePolicy", "ClusterOverridePolicy", "Work",
 		"ResourceInterpreterCustomization", "ResourceInterpreterWebhookConfiguration"} {
 		assert.True(t, kinds[kind], "no %s among the objects", kind)
-	}
-}
-
-// TestManifests creates every object of the manifests, in the order they
-// are applied, with strict field validation: the API server refuses a
-// misspelt field or a wrong type.
-func TestManifests(t *testing.T) {
-	cfg := env.Config(t)
-	mapper := newMapper(cfg)
-	for _, file := range []string{"namespace.yaml", "rbac.yaml", "luainterp.yaml", "admission.yaml"} {
-		t.Run(file, func(t *testing.T) {
-			objs, err := (&manifest.Reader{}).Objects(file)
-			require.NoError(t, err)
-			require.NotEmpty(t, objs)
-			for _, obj := range objs {
-				create(t, cfg, mapper, &unstructured.Unstructured{Object: obj.Object})
-			}
-		})
 	}
 }
