@@ -34,6 +34,7 @@ type controllerOptions struct {
 	burst             int
 	failoverInjection bool
 	kube              kubeOptions
+	leader            leaderOptions
 }
 
 func newControllerCommand() *cobra.Command {
@@ -73,7 +74,10 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 		Example: `  luainterp controller --in-cluster
   luainterp controller --kubeconfig ~/.kube/karmada.config -f customizations/ --workers 8`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.leader.resolve(cmd.Flags(), &o.kube)
+			return o.run(cmd)
+		},
 	}
 	f := cmd.Flags()
 	addCustomizationFlag(f, &o.customizations)
@@ -87,6 +91,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
 	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
 	o.kube.addFlags(f)
+	o.leader.addFlags(f)
 	return cmd
 }
 
@@ -122,14 +127,17 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := o.leader.setup(&o.kube, log, gatherer); err != nil {
+		return err
+	}
 	if o.metricsAddr != "" {
-		srv, err := serveMetrics(o.metricsAddr, server.NewMux(http.NotFoundHandler(), gatherer, c.Ready), log)
+		srv, err := serveMetrics(o.metricsAddr, server.NewMux(http.NotFoundHandler(), gatherer, o.leader.ready(c.Ready)), log)
 		if err != nil {
 			return err
 		}
 		defer srv.Close()
 	}
-	return c.Run(ctx)
+	return o.leader.run(ctx, c.Run)
 }
 
 // controller wires the controller: the live registry (files and API

@@ -30,7 +30,12 @@ import (
 
 var env *testenv.Env
 
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m, &env)) }
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(mainArgsVariable); ok { // a luainterp process of a test: see startProcess
+		os.Exit(runProcess(args))
+	}
+	os.Exit(testenv.Main(m, &env))
+}
 
 // gadgetCustomization is a customization of example.io/v1 Gadget whose
 // replicaResource script is given.
