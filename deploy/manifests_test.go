@@ -1,22 +1,13 @@
 package deploy_test
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/rest"
-	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/internal/manifest"
 )
@@ -45,7 +36,7 @@ var unchecked = map[string]bool{"cert-manager.io/v1, Kind=Issuer": true}
 // (their CRD is not here), and the test says so.
 func TestManifests(t *testing.T) {
 	cfg := env.Config(t)
-	installCRD(t, cfg, certManagerCRD)
+	env.InstallCRD(t, certManagerCRD)
 	mapper := newMapper(cfg)
 	var skipped []string
 	for _, file := range manifests {
@@ -74,30 +65,4 @@ func TestManifests(t *testing.T) {
 		slices.Sort(want)
 		assert.Equal(t, want, files)
 	})
-}
-
-// installCRD creates the CRD of file and waits until it serves.
-func installCRD(t *testing.T, cfg *rest.Config, file string) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-	crd := &apiextensionsv1.CustomResourceDefinition{}
-	require.NoError(t, yaml.Unmarshal(data, crd))
-	client := apiextensionsclient.NewForConfigOrDie(cfg).ApiextensionsV1().CustomResourceDefinitions()
-	ctx := context.Background()
-	if _, err := client.Create(ctx, crd, metav1.CreateOptions{}); !apierrors.IsAlreadyExists(err) {
-		require.NoError(t, err)
-	}
-	require.Eventually(t, func() bool {
-		got, err := client.Get(ctx, crd.Name, metav1.GetOptions{})
-		if err != nil {
-			return false
-		}
-		for _, c := range got.Status.Conditions {
-			if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
-				return true
-			}
-		}
-		return false
-	}, 30*time.Second, 100*time.Millisecond, "CRD %s never established", crd.Name)
 }
