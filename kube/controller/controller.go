@@ -111,7 +111,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	c.ran = true
 	c.mu.Unlock()
 
-	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
+	broadcaster := record.NewBroadcaster()
 	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.kube.CoreV1().Events("")})
 	defer broadcaster.Shutdown()
 	c.recorder = broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: Component})
@@ -163,6 +163,8 @@ func (c *Controller) next(ctx context.Context) bool {
 	c.o.metrics.reconciles.WithLabelValues(res.outcome()).Inc()
 	c.o.metrics.writesPerSync.Observe(float64(res.writes))
 	switch {
+	case res.err != nil && ctx.Err() != nil: // cut short by the shutdown
+		c.queue.AddRateLimited(key)
 	case res.err != nil:
 		c.o.log.Error("reconcile failed: retrying", "binding", key.String(), "error", res.err, "retries", c.queue.NumRequeues(key))
 		c.queue.AddRateLimited(key)

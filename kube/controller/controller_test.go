@@ -114,17 +114,9 @@ func TestBindingLifecycle(t *testing.T) {
 // execution controller, which then leaves the member's objects in place.
 func TestPreservedOnDeletion(t *testing.T) {
 	c := newCluster(t)
-	for _, ns := range []string{"keep", binding.ExecutionNamespace("keep-a")} {
-		c.namespace(ns)
-	}
-	c.create(clusterObject("keep-a"))
-	c.create(objects(t, "deployment.yaml", func(u *unstructured.Unstructured) { u.SetNamespace("keep") })[0])
-	rb := c.create(objects(t, "deployment-binding.yaml", func(u *unstructured.Unstructured) {
-		u.SetNamespace("keep")
-		require.NoError(t, unstructured.SetNestedField(u.Object, "keep", "spec", "resource", "namespace"))
+	rb, _ := c.deployment("keep", map[string]map[string]any{"keep-a": nil}, func(u *unstructured.Unstructured) {
 		require.NoError(t, unstructured.SetNestedField(u.Object, true, "spec", "preserveResourcesOnDeletion"))
-		require.NoError(t, unstructured.SetNestedSlice(u.Object, []any{map[string]any{"name": "keep-a", "replicas": int64(6)}}, "spec", "clusters"))
-	})[0])
+	})
 	c.run()
 	works := c.converge(rb)
 	require.Len(t, works, 1)
@@ -143,19 +135,12 @@ func TestPreservedOnDeletion(t *testing.T) {
 // the cluster and a metric.
 func TestFailingCluster(t *testing.T) {
 	c := newCluster(t)
-	for _, ns := range []string{"fail", binding.ExecutionNamespace("fail-a")} {
-		c.namespace(ns)
-	}
-	c.create(clusterObject("fail-a"))
-	c.create(objects(t, "deployment.yaml", func(u *unstructured.Unstructured) { u.SetNamespace("fail") })[0])
-	rb := c.create(objects(t, "deployment-binding.yaml", func(u *unstructured.Unstructured) {
-		u.SetNamespace("fail")
-		require.NoError(t, unstructured.SetNestedField(u.Object, "fail", "spec", "resource", "namespace"))
+	rb, _ := c.deployment("fail", map[string]map[string]any{"fail-a": nil}, func(u *unstructured.Unstructured) {
 		require.NoError(t, unstructured.SetNestedSlice(u.Object, []any{
 			map[string]any{"name": "fail-a", "replicas": int64(3)},
 			map[string]any{"name": "fail-missing", "replicas": int64(3)},
 		}, "spec", "clusters"))
-	})[0])
+	})
 	m := c.run()
 	require.Len(t, c.converge(rb), 1)
 	var message string
@@ -172,15 +157,6 @@ func TestFailingCluster(t *testing.T) {
 	}), "no SyncWorkFailed event")
 	assert.Equal(t, `cluster fail-missing: get cluster: no Cluster named "fail-missing" was given`, message)
 	assert.Positive(t, counter(t, m, "luainterp_controller_cluster_failures_total", map[string]string{"cluster": "fail-missing"}))
-}
-
-func clusterObject(name string) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster",
-		"metadata": map[string]any{"name": name},
-		"spec":     map[string]any{"syncMode": "Push"},
-	}}
-	return u
 }
 
 // manifest returns the manifest of the one Work in namespace, as JSON.

@@ -18,7 +18,7 @@ import (
 func (c *Controller) finalize(ctx context.Context, key Key, u *unstructured.Unstructured) result {
 	n, err := c.deleteWorks(ctx, key, nil)
 	if err != nil {
-		c.event(u, corev1.EventTypeWarning, ReasonCleanupFailed, err.Error())
+		c.event(ctx, u, corev1.EventTypeWarning, ReasonCleanupFailed, err.Error())
 		return result{writes: n, err: err}
 	}
 	if !slices.Contains(u.GetFinalizers(), BindingFinalizer) {

@@ -3,8 +3,10 @@ package controller_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,14 +50,14 @@ func registry() *interpreter.Registry {
 
 // cluster is an API server with clients for the tests.
 type cluster struct {
-	t       *testing.T
+	t       testing.TB
 	cfg     *rest.Config
 	dynamic dynamic.Interface
 	kube    kubernetes.Interface
 	mapper  meta.RESTMapper
 }
 
-func newCluster(t *testing.T) *cluster {
+func newCluster(t testing.TB) *cluster {
 	t.Helper()
 	cfg := env.Config(t)
 	kube, err := kubernetes.NewForConfig(cfg)
@@ -149,7 +151,7 @@ func (c *cluster) delete(u *unstructured.Unstructured) {
 }
 
 // objects reads the documents of a file of the example, each renamed by rename.
-func objects(t *testing.T, file string, rename func(*unstructured.Unstructured)) []*unstructured.Unstructured {
+func objects(t testing.TB, file string, rename func(*unstructured.Unstructured)) []*unstructured.Unstructured {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(examples, file))
 	require.NoError(t, err)
@@ -244,7 +246,7 @@ func (c *cluster) list(gvr schema.GroupVersionResource) []*unstructured.Unstruct
 	return out
 }
 
-func decodeInto(t *testing.T, u *unstructured.Unstructured, out any) {
+func decodeInto(t testing.TB, u *unstructured.Unstructured, out any) {
 	t.Helper()
 	data, err := json.Marshal(u.Object)
 	require.NoError(t, err)
@@ -285,7 +287,7 @@ func dump(v any) string {
 
 // counter returns the value of a counter or histogram sum of m whose
 // labels are labels.
-func counter(t *testing.T, m *controller.Metrics, name string, labels map[string]string) float64 {
+func counter(t testing.TB, m *controller.Metrics, name string, labels map[string]string) float64 {
 	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(m)
@@ -318,11 +320,11 @@ func counter(t *testing.T, m *controller.Metrics, name string, labels map[string
 }
 
 // writes is every Work the controller created, updated or deleted.
-func writes(t *testing.T, m *controller.Metrics) float64 {
+func writes(t testing.TB, m *controller.Metrics) float64 {
 	return counter(t, m, "luainterp_controller_works_written_total", nil) + counter(t, m, "luainterp_controller_works_deleted_total", nil)
 }
 
-func reconciles(t *testing.T, m *controller.Metrics) float64 {
+func reconciles(t testing.TB, m *controller.Metrics) float64 {
 	return counter(t, m, "luainterp_controller_reconciles_total", nil)
 }
 
@@ -343,4 +345,42 @@ func (c *cluster) letGo(namespace, name string) *unstructured.Unstructured {
 	c.update(ref, func(u *unstructured.Unstructured) { u.SetFinalizers(nil) })
 	require.True(c.t, assertEventually(func() bool { return c.get(ref) == nil }), "work %s/%s is still there", namespace, name)
 	return deleting
+}
+
+// deployment creates propagate's example Deployment in namespace ns,
+// Clusters with the given names and labels (and their execution
+// namespaces), and a binding placing 3 replicas on each; change edits the
+// binding before it is created. It returns the binding and the template
+// as stored.
+func (c *cluster) deployment(ns string, clusters map[string]map[string]any, change func(*unstructured.Unstructured)) (rb, template *unstructured.Unstructured) {
+	c.t.Helper()
+	c.namespace(ns)
+	var targets []any
+	for _, name := range slices.Sorted(maps.Keys(clusters)) {
+		c.namespace(binding.ExecutionNamespace(name))
+		cl := clusterObject(name)
+		if clusters[name] != nil {
+			cl.Object["metadata"].(map[string]any)["labels"] = clusters[name]
+		}
+		c.create(cl)
+		targets = append(targets, map[string]any{"name": name, "replicas": int64(3)})
+	}
+	template = c.create(objects(c.t, "deployment.yaml", func(u *unstructured.Unstructured) { u.SetNamespace(ns) })[0])
+	rb = c.create(objects(c.t, "deployment-binding.yaml", func(u *unstructured.Unstructured) {
+		u.SetNamespace(ns)
+		require.NoError(c.t, unstructured.SetNestedField(u.Object, ns, "spec", "resource", "namespace"))
+		require.NoError(c.t, unstructured.SetNestedSlice(u.Object, targets, "spec", "clusters"))
+		if change != nil {
+			change(u)
+		}
+	})[0])
+	return rb, template
+}
+
+func clusterObject(name string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster",
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"syncMode": "Push"},
+	}}
 }

@@ -15,6 +15,7 @@ const (
 //	luainterp_controller_reconciles_total{outcome}        bindings reconciled: success, failure or requeue
 //	luainterp_controller_works_written_total{operation}   Works written: create or update
 //	luainterp_controller_works_deleted_total              Works deleted (orphaned or of a deleted binding)
+//	luainterp_controller_write_conflicts_total            updates of a Work refused as conflicting, then retried on a fresh read
 //	luainterp_controller_writes_per_reconcile             Works written or deleted by one reconcile (histogram)
 //	luainterp_controller_cluster_failures_total{cluster}  clusters whose Work could not be made or written
 //	luainterp_controller_queue_depth                      bindings waiting in the work queue
@@ -22,6 +23,7 @@ type Metrics struct {
 	reconciles      *prometheus.CounterVec
 	written         *prometheus.CounterVec
 	deleted         prometheus.Counter
+	conflicts       prometheus.Counter
 	writesPerSync   prometheus.Histogram
 	clusterFailures *prometheus.CounterVec
 	queueDepth      prometheus.Gauge
@@ -41,6 +43,10 @@ func NewMetrics() *Metrics {
 		deleted: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "luainterp_controller_works_deleted_total",
 			Help: "Works deleted: of clusters a binding no longer targets, or of a deleted binding.",
+		}),
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "luainterp_controller_write_conflicts_total",
+			Help: "Updates of a Work refused by the API server as conflicting (the cache was behind), retried on a fresh read.",
 		}),
 		writesPerSync: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "luainterp_controller_writes_per_reconcile",
@@ -73,5 +79,5 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.reconciles, m.written, m.deleted, m.writesPerSync, m.clusterFailures, m.queueDepth}
+	return []prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth}
 }

@@ -105,7 +105,7 @@ func (c *Controller) sync(ctx context.Context, u *unstructured.Unstructured, b *
 	r := b.Spec.Resource
 	template, err := c.templates.get(ctx, schema.FromAPIVersionAndKind(r.APIVersion, r.Kind), r.Namespace, r.Name)
 	if err != nil {
-		c.event(u, corev1.EventTypeWarning, ReasonSyncWorkFailed, err.Error())
+		c.event(ctx, u, corev1.EventTypeWarning, ReasonSyncWorkFailed, err.Error())
 		return 0, err
 	}
 	if template == nil {
@@ -120,13 +120,13 @@ func (c *Controller) sync(ctx context.Context, u *unstructured.Unstructured, b *
 	}
 	out, err := c.pipeline.Run(ctx, in)
 	if err != nil {
-		c.event(u, corev1.EventTypeWarning, ReasonSyncWorkFailed, err.Error())
+		c.event(ctx, u, corev1.EventTypeWarning, ReasonSyncWorkFailed, err.Error())
 		return 0, err
 	}
 	var errs []error
 	for _, cr := range out.Clusters {
 		if cr.Err != nil {
-			errs = append(errs, c.clusterFailed(u, cr.Cluster, cr.Err))
+			errs = append(errs, c.clusterFailed(ctx, u, cr.Cluster, cr.Err))
 		}
 	}
 	writes := 0
@@ -137,24 +137,24 @@ func (c *Controller) sync(ctx context.Context, u *unstructured.Unstructured, b *
 		}
 		if err != nil {
 			cluster, _ := namespaceCluster(w.Namespace)
-			errs = append(errs, c.clusterFailed(u, cluster, err))
+			errs = append(errs, c.clusterFailed(ctx, u, cluster, err))
 		}
 	}
 	if len(errs) == 0 && writes > 0 {
-		c.event(u, corev1.EventTypeNormal, ReasonSyncWorkSucceed, fmt.Sprintf("%d works written", writes))
+		c.event(ctx, u, corev1.EventTypeNormal, ReasonSyncWorkSucceed, fmt.Sprintf("%d works written", writes))
 	}
 	return writes, utilerrors.NewAggregate(errs)
 }
 
 // clusterFailed records a cluster's failure: a metric and an Event naming
 // the cluster and the cause. It returns the error as a *binding.ClusterError.
-func (c *Controller) clusterFailed(u *unstructured.Unstructured, cluster string, err error) error {
+func (c *Controller) clusterFailed(ctx context.Context, u *unstructured.Unstructured, cluster string, err error) error {
 	var ce *binding.ClusterError
 	if !errors.As(err, &ce) {
 		err = &binding.ClusterError{Cluster: cluster, Err: err}
 	}
 	c.o.metrics.clusterFailures.WithLabelValues(cluster).Inc()
-	c.event(u, corev1.EventTypeWarning, ReasonSyncWorkFailed, err.Error())
+	c.event(ctx, u, corev1.EventTypeWarning, ReasonSyncWorkFailed, err.Error())
 	return err
 }
 
@@ -226,9 +226,10 @@ func purgePending(spec *api.ResourceBindingSpec, works []*unstructured.Unstructu
 	return false
 }
 
-// event records an Event on the binding; nothing before Run.
-func (c *Controller) event(u *unstructured.Unstructured, eventType, reason, message string) {
-	if c.recorder == nil {
+// event records an Event on the binding; nothing before Run, nor once
+// ctx is done (a reconcile cut short by the shutdown).
+func (c *Controller) event(ctx context.Context, u *unstructured.Unstructured, eventType, reason, message string) {
+	if c.recorder == nil || ctx.Err() != nil {
 		return
 	}
 	const maxMessage = 1024

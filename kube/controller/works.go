@@ -81,6 +81,9 @@ func (c *Controller) applyWork(ctx context.Context, w *api.Work) (wrote bool, er
 		}
 		existing = nil // read again after a conflict
 		updated, err := client.Update(ctx, merged, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			c.o.metrics.conflicts.Inc()
+		}
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,15 @@
+package controller
+
+import (
+	"context"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/luainterp/luainterp/binding/api"
+)
+
+// WorkStore is the Works informer's store, to make it stale in a test.
+func (c *Controller) WorkStore() cache.Store { return c.informers.works.GetStore() }
+
+// ApplyWork writes one Work as a reconcile does.
+func (c *Controller) ApplyWork(ctx context.Context, w *api.Work) (bool, error) { return c.applyWork(ctx, w) }
