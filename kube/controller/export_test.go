@@ -12,4 +12,6 @@ import (
 func (c *Controller) WorkStore() cache.Store { return c.informers.works.GetStore() }
 
 // ApplyWork writes one Work as a reconcile does.
-func (c *Controller) ApplyWork(ctx context.Context, w *api.Work) (bool, error) { return c.applyWork(ctx, w) }
+func (c *Controller) ApplyWork(ctx context.Context, w *api.Work) (bool, error) {
+	return c.applyWork(ctx, w)
+}

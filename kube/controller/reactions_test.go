@@ -116,4 +116,3 @@ func workRef(namespace, name string) *unstructured.Unstructured {
 }
 
 func ptrTo[T any](v T) *T { return &v }
-
