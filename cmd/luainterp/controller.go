@@ -123,15 +123,15 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 
 	gatherer := prometheus.NewRegistry()
 	gatherer.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if err := o.leader.setup(&o.kube, log, gatherer); err != nil {
+		return err
+	}
 	c, err := o.controller(ctx, cmd, log, gatherer)
 	if err != nil {
 		return err
 	}
-	if err := o.leader.setup(&o.kube, log, gatherer); err != nil {
-		return err
-	}
 	if o.metricsAddr != "" {
-		srv, err := serveMetrics(o.metricsAddr, server.NewMux(http.NotFoundHandler(), gatherer, o.leader.ready(c.Ready)), log)
+		srv, err := serveMetrics(o.metricsAddr, o.leader.healthz(server.NewMux(http.NotFoundHandler(), gatherer, o.leader.ready(c.Ready))), log)
 		if err != nil {
 			return err
 		}

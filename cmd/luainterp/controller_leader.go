@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync/atomic"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/luainterp/luainterp/kube/leader"
+	"github.com/luainterp/luainterp/webhook/server"
 )
 
 // leaderOptions are the leader election flags of `luainterp controller`,
@@ -90,6 +92,24 @@ func (l *leaderOptions) ready(controller func() error) func() error {
 		}
 		return controller()
 	}
+}
+
+// healthz makes /healthz of next fail (503) while this process leads but
+// has not renewed the Lease for longer than the lease duration: stuck, while
+// a standby may already lead; the kubelet then restarts it.
+func (l *leaderOptions) healthz(next http.Handler) http.Handler {
+	if l.elector == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == server.HealthzPath {
+			if err := l.elector.Check(); err != nil {
+				http.Error(w, "unhealthy: "+err.Error(), http.StatusServiceUnavailable)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // run runs fn, while leading when leader election is on. A lost Lease

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -72,6 +73,20 @@ func startProcess(t *testing.T, args ...string) *process {
 		}
 	})
 	return p
+}
+
+// url is the URL of path on the process's metrics server.
+func (p *process) url(t *testing.T, path string) string {
+	t.Helper()
+	var addr string
+	require.Eventually(t, func() bool {
+		if m := metricsAddress.FindStringSubmatch(p.stderr.String()); m != nil {
+			addr = m[1]
+			return true
+		}
+		return false
+	}, 60*time.Second, 10*time.Millisecond, "no metrics server:\n%s", p.stderr)
+	return "http://" + addr + path
 }
 
 // kubeConfigFile writes a kubeconfig file for cfg (a client certificate's).
@@ -177,7 +192,7 @@ func TestControllerLeaderTakeover(t *testing.T) {
 	kubeconfig := kubeConfigFile(t, env.User(t, "system:serviceaccount:karmada-system:luainterp-controller", "system:serviceaccounts"))
 	const lease, leaseDuration = "luainterp-controller", 3 * time.Second // the Lease the RBAC names
 	candidate := func(id string) *process {
-		return startProcess(t, "controller", "--kubeconfig", kubeconfig, "--metrics-address", "",
+		return startProcess(t, "controller", "--kubeconfig", kubeconfig, "--metrics-address", "127.0.0.1:0",
 			"--leader-elect", "--leader-elect-identity", id,
 			"--leader-elect-lease-duration", leaseDuration.String(), "--leader-elect-renew-deadline", "2s",
 			"--leader-elect-retry-period", "500ms")
@@ -210,6 +225,11 @@ func TestControllerLeaderTakeover(t *testing.T) {
 	require.Eventually(t, func() bool { return strings.Contains(second.stderr.String(), "leader observed") }, 60*time.Second, 50*time.Millisecond,
 		"the standby never read the Lease:\n%s", second.stderr)
 	assert.Equal(t, "first", holder())
+	const isLeader = `luainterp_leader_is_leader{lease="karmada-system/luainterp-controller"} `
+	assert.Contains(t, httpGet(t, first.url(t, "/metrics")), isLeader+"1")
+	assert.Contains(t, httpGet(t, second.url(t, "/metrics")), isLeader+"0")
+	assert.Equal(t, "ok\n", httpGet(t, second.url(t, "/readyz")), "a standby is ready")
+	assert.Equal(t, "ok\n", httpGet(t, second.url(t, "/healthz")))
 
 	killed := time.Now()
 	require.NoError(t, first.cmd.Process.Kill())
@@ -249,4 +269,33 @@ func TestControllerLeaderTakeover(t *testing.T) {
 	require.Eventually(t, func() bool { return replicas("ha-east") == 1 && replicas("ha-west") == 3 }, bound, 20*time.Millisecond,
 		"the new leader did not apply the change:\n%s", third.stderr)
 	t.Logf("leader stopped by SIGTERM: the next holds the Lease %s after the signal", took.Round(time.Millisecond))
+}
+
+func TestLeaderElectFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"off with --kubeconfig", []string{"--kubeconfig", "k"}, false},
+		{"on with --in-cluster", []string{"--in-cluster"}, true},
+		{"off when asked, in cluster", []string{"--in-cluster", "--leader-elect=false"}, false},
+		{"on when asked, with --kubeconfig", []string{"--kubeconfig", "k", "--leader-elect"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := &controllerOptions{}
+			f := pflag.NewFlagSet("controller", pflag.ContinueOnError)
+			o.kube.addFlags(f)
+			o.leader.addFlags(f)
+			require.NoError(t, f.Parse(tc.args))
+			o.leader.resolve(f, &o.kube)
+			assert.Equal(t, tc.want, o.leader.elect)
+		})
+	}
+	t.Run("terms that make no election are refused before anything starts", func(t *testing.T) {
+		r := run(t, "", "controller", "--kubeconfig", env.KubeConfig(t), "--leader-elect", "--leader-elect-renew-deadline", "20s")
+		require.Error(t, r.err)
+		assert.Equal(t, "--leader-elect: invalid leader election: renew deadline 20s is not shorter than the lease duration 15s", r.err.Error())
+		assert.NotContains(t, r.stderr, "loaded", "it read the API server first")
+	})
 }

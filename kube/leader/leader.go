@@ -129,6 +129,7 @@ func New(client kubernetes.Interface, namespace, name string, opts ...Option) (*
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
 	e.elector = le
+	o.metrics.init(e.Lease())
 	return e, nil
 }
 

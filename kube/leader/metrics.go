@@ -38,6 +38,16 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	m.acquisitions.Collect(ch)
 }
 
+// init makes both series exist before this process first leads, at 0;
+// nothing on nil Metrics.
+func (m *Metrics) init(lease string) {
+	if m == nil {
+		return
+	}
+	m.isLeader.WithLabelValues(lease).Set(0)
+	m.acquisitions.WithLabelValues(lease).Add(0)
+}
+
 // leading records that this process started or stopped leading; nothing
 // on nil Metrics.
 func (m *Metrics) leading(lease string, on bool) {
