@@ -236,7 +236,9 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 	if hookBreakers != nil {
 		// Innermost, around the registry it asks which layer answers: an
 		// ejected hook's refusal holds a bulkhead slot only while it refuses.
-		limits = append(limits, hookBreakers.Middleware(reg.Which))
+		// The Lua layers' hooks only: a built-in handler has no deadline to
+		// run into, and a webhook has its own breaker.
+		limits = append(limits, hookBreakers.Middleware(reg.Which, interpreter.LayerCustomization, interpreter.LayerThirdParty))
 	}
 	access, closeAccess, err := openAccessLog(cfg.AccessLog, cmd.ErrOrStderr())
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -32,8 +33,9 @@ func (k hookKey) String() string {
 }
 
 // Middleware returns middleware that guards each hook (a GVK, an
-// operation, and the layer that answers it, which layer reports; nil for
-// none) with a breaker of bs: the hook is ejected after
+// operation, and the layer that answers it, which which reports; nil for
+// none) with a breaker of bs, the hooks of layers only when layers are
+// given (the Lua ones, say): the hook is ejected after
 // ConsecutiveFailures calls in a row that ran past their deadline or
 // their memory budget (luavm.ErrTimeout, luavm.ErrMemoryLimit), and while
 // ejected its calls fail at once with an *EjectedError inside an error
@@ -45,7 +47,7 @@ func (k hookKey) String() string {
 // Put it inside other limits (last in interpreter.Chain's list), right
 // around the Registry whose Which is layer: an ejected hook then costs a
 // bulkhead slot for no longer than the refusal.
-func (bs *Breakers) Middleware(layer LayerFunc) interpreter.Middleware {
+func (bs *Breakers) Middleware(which LayerFunc, layers ...interpreter.Layer) interpreter.Middleware {
 	var hooks sync.Map // hookKey -> *Breaker
 	breakerOf := func(k hookKey) *Breaker {
 		if b, ok := hooks.Load(k); ok {
@@ -60,10 +62,13 @@ func (bs *Breakers) Middleware(layer LayerFunc) interpreter.Middleware {
 				return next.Interpret(ctx, req)
 			}
 			k := hookKey{gvk: req.Object.GroupVersionKind(), op: req.Operation, layer: -1}
-			if layer != nil {
-				if l, ok := layer(k.gvk, k.op); ok {
+			if which != nil {
+				if l, ok := which(k.gvk, k.op); ok {
 					k.layer = l
 				}
+			}
+			if len(layers) > 0 && !slices.Contains(layers, k.layer) {
+				return next.Interpret(ctx, req)
 			}
 			call, err := breakerOf(k).Allow()
 			if err != nil {

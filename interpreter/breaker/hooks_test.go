@@ -169,3 +169,20 @@ func TestHookBreakerIgnores(t *testing.T) {
 	_, err := in.Interpret(context.Background(), interpreter.Request{Operation: interpreter.InterpretHealth, Object: object("Gadget")})
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
 }
+
+// Given layers, only their hooks are guarded.
+func TestHookBreakerLayers(t *testing.T) {
+	set, err := customization.Parse("kinds.yaml", []byte(customizations))
+	require.NoError(t, err)
+	layer, err := customization.NewLayer(luavm.New(luavm.WithTimeout(20*time.Millisecond)), set)
+	require.NoError(t, err)
+	reg := interpreter.NewRegistry().Set(interpreter.LayerCustomization, layer)
+	bs, err := breaker.New(breaker.Config{ConsecutiveFailures: 1, BaseEjectionTime: time.Minute, MaxEjectionTime: time.Minute, Interval: time.Minute})
+	require.NoError(t, err)
+	in := bs.Middleware(reg.Which, interpreter.LayerThirdParty)(reg)
+	for range 2 {
+		_, err := in.Interpret(context.Background(), interpreter.Request{Operation: interpreter.InterpretHealth, Object: object("Hog")})
+		require.ErrorIs(t, err, luavm.ErrTimeout)
+	}
+	assert.Zero(t, testutil.CollectAndCount(bs), "no breaker for the customization layer's hooks")
+}
