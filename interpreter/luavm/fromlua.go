@@ -93,6 +93,7 @@ func (d *decoder) root(v lua.LValue, want shape) (any, error) {
 
 // empty reports whether t has no entries, lazily or not.
 func (d *decoder) empty(t *lua.LTable) bool {
+	d.lazy.unproxy(t)
 	if e, ok := d.lazy.entry(t); ok {
 		return e.empty()
 	}
@@ -121,6 +122,7 @@ func (d *decoder) value(v lua.LValue, inArray bool) (out any, keep bool, err err
 		n, err := number(v)
 		return n, true, err
 	case *lua.LTable:
+		d.lazy.unproxy(v) // a proxy is converted as the table it stands for
 		if e, ok := d.lazy.entry(v); ok {
 			d.values--
 			return d.lazyValue(v, e, inArray)

@@ -36,6 +36,7 @@ type lazyTables struct {
 	entries map[*lua.LTable]*lazyEntry // the lazy tables of one call
 	free    []*lazyEntry               // entries of past calls, for reuse
 	limits  convLimits                 // of the call's conversions back to Go
+	proxies proxies                    // of status items (proxy.go)
 }
 
 // lazyEntry is what one lazy table holds.
@@ -200,6 +201,9 @@ func (st *state) field(e *lazyEntry, key string) lua.LValue {
 // materialize fills in a lazy table and makes it an ordinary one; it does
 // nothing to other tables.
 func (st *state) materialize(t *lua.LTable) {
+	if st.lazy.unproxy(t) {
+		return
+	}
 	e, ok := st.lazy.entry(t)
 	if !ok {
 		return

@@ -78,18 +78,20 @@ func (st *state) response(req interpreter.Request, res []lua.LValue, resp *inter
 // names, empty fields left out, the raw status decoded; nil for nil items
 // (nil in Lua), an empty list for an empty one (an empty table). A status
 // item is small and a script reads most of it, once per item or more: it
-// is converted in full, straight from its JSON text, so that every read
-// is a plain table read, not a call into Go as a lazy table's.
+// is made of tables straight from its JSON text, proxies of what the
+// state keeps where it can (proxy.go), so that every read is a table
+// read, not a call into Go as a lazy table's.
 func (st *state) statusItems(items []interpreter.AggregatedStatusItem) (lua.LValue, error) {
 	if items == nil {
 		return lua.LNil, nil
 	}
 	L := st.L
+	p := &st.lazy.proxies
+	p.startCall()
 	list := L.CreateTable(len(items), 0)
 	statuses := jsonDecoder{shareKeys: true, L: L}
 	for i, item := range items {
-		t := L.CreateTable(0, 5)
-		t.RawSetString("clusterName", lua.LString(item.ClusterName))
+		t := p.item(L, item)
 		if item.Status != nil {
 			raw := item.Status.Raw
 			if len(raw) == 0 && item.Status.Object != nil {
@@ -99,37 +101,14 @@ func (st *state) statusItems(items []interpreter.AggregatedStatusItem) (lua.LVal
 				}
 			}
 			if len(raw) > 0 {
-				status, err := statuses.decode(raw)
+				status, err := p.status(L, &statuses, raw)
 				if err != nil {
 					return nil, fmt.Errorf("[%d].status: %w", i, err)
 				}
-				t.RawSetString("status", status.(lua.LValue)) // null is no field
+				t.RawSetString("status", status) // null is no field
 			}
-		}
-		if item.Applied {
-			t.RawSetString("applied", lua.LTrue)
-		}
-		if item.AppliedMessage != "" {
-			t.RawSetString("appliedMessage", lua.LString(item.AppliedMessage))
-		}
-		if item.Health != "" {
-			t.RawSetString("health", healthValue(item.Health))
 		}
 		list.RawSetInt(i+1, t)
 	}
 	return list, nil
-}
-
-// healthValues are the health states as Lua values, made once.
-var healthValues = map[interpreter.ResourceHealth]lua.LValue{
-	interpreter.ResourceHealthy:       lua.LString(interpreter.ResourceHealthy),
-	interpreter.ResourceUnhealthy:     lua.LString(interpreter.ResourceUnhealthy),
-	interpreter.ResourceUnknownHealth: lua.LString(interpreter.ResourceUnknownHealth),
-}
-
-func healthValue(h interpreter.ResourceHealth) lua.LValue {
-	if v, ok := healthValues[h]; ok {
-		return v
-	}
-	return lua.LString(h)
 }

@@ -94,6 +94,7 @@ func newState(cfg *config) *state {
 		"__index":    L.NewFunction(st.lazyIndex),
 		"__newindex": L.NewFunction(st.lazyNewIndex),
 	})}
+	st.lazy.proxies = newProxies(L.NewFunction(st.proxyNewIndex))
 	fn := func(f lua.LGFunction) lua.LValue { return L.NewFunction(f) }
 	gfunc := func(v lua.LValue) lua.LGFunction { return v.(*lua.LFunction).GFunction }
 
