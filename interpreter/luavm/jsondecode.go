@@ -43,6 +43,7 @@ type jsonDecoder struct {
 	strings map[string]lua.LValue // short string values met, up to maxSharedKeys
 	fields  []luaField            // of the objects being decoded, innermost last
 	elems   []lua.LValue          // of the arrays being decoded, innermost last
+	nested  bool                  // the last text held an object or array in another
 }
 
 // luaField is a field of an object being decoded into a table.
@@ -68,6 +69,7 @@ var smallFloats = func() (fs [256]any) {
 func (d *jsonDecoder) decode(data []byte) (any, error) {
 	d.data, d.i = data, 0
 	d.fields, d.elems = d.fields[:0], d.elems[:0] // what an error left
+	d.nested = false
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
@@ -117,6 +119,7 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 		if depth >= maxJSONDepth {
 			return nil, fmt.Errorf("JSON nests deeper than %d levels", maxJSONDepth)
 		}
+		d.nested = d.nested || depth > 0
 		if c == '{' {
 			return d.object(depth + 1)
 		}

@@ -27,12 +27,16 @@ import (
 // of a result. A proxy filled in is an ordinary table of its own.
 type proxies struct {
 	statuses map[string]*lua.LTable      // a flat status's JSON text → its proxies' metatable
+	seen     map[string]struct{}         // flat statuses met once, not kept yet
 	items    map[itemFields]*lua.LTable  // an item's fields but its status → its proxies' metatable
 	bases    map[*lua.LTable]*lua.LTable // a proxies' metatable → their base
 	newIndex lua.LValue                  // __newindex of every proxy metatable
-	// Of the last call: the items and statuses it found kept, and those it did not.
-	hits, misses int
+	// Of the last call: the statuses and items it found kept, and those it did not.
+	statusesMet, itemsMet met
 }
+
+// met counts what a call found kept and what it did not.
+type met struct{ kept, new int }
 
 // itemFields are the fields of a status item but its status.
 type itemFields struct {
@@ -49,24 +53,36 @@ const maxProxies = 1024
 func newProxies(newIndex lua.LValue) proxies {
 	return proxies{
 		statuses: map[string]*lua.LTable{},
+		seen:     map[string]struct{}{},
 		items:    map[itemFields]*lua.LTable{},
 		bases:    map[*lua.LTable]*lua.LTable{},
 		newIndex: newIndex,
 	}
 }
 
-// startCall starts a call's proxies. What the state keeps is forgotten
-// when full and the last call found less than half of what it met kept:
-// the fleet's statuses have moved on. Only before a call makes proxies:
-// one whose metatable was forgotten would pass for an empty table.
+// startCall starts a call's proxies. The metatables the state keeps of
+// one kind are forgotten when there are as many as it may keep and the
+// last call found less than half of what it met of that kind kept: the
+// fleet's statuses have moved on. Only before a call makes proxies: one
+// whose metatable was forgotten would pass for an empty table.
 func (p *proxies) startCall() {
-	full := len(p.statuses) >= maxProxies || len(p.items) >= maxProxies
-	if full && p.misses > p.hits {
-		clear(p.statuses)
-		clear(p.items)
-		clear(p.bases)
+	if len(p.statuses) >= maxProxies && p.statusesMet.new > p.statusesMet.kept {
+		forgetAll(p.bases, p.statuses)
 	}
-	p.hits, p.misses = 0, 0
+	if len(p.seen) >= maxProxies {
+		clear(p.seen)
+	}
+	if len(p.items) >= maxProxies && p.itemsMet.new > p.itemsMet.kept {
+		forgetAll(p.bases, p.items)
+	}
+	p.statusesMet, p.itemsMet = met{}, met{}
+}
+
+func forgetAll[K comparable](bases map[*lua.LTable]*lua.LTable, metas map[K]*lua.LTable) {
+	for _, m := range metas {
+		delete(bases, m)
+	}
+	clear(metas)
 }
 
 // keep makes the metatable of base's proxies and keeps it.
@@ -79,21 +95,30 @@ func (p *proxies) keep(L *lua.LState, base *lua.LTable) *lua.LTable {
 }
 
 // status returns a status decoded from its JSON text raw by d: a proxy
-// when it is a flat object, else its own tables.
+// when it is a flat object met before, else its own tables. A status is
+// kept the second time it is met, so that a fleet whose statuses all
+// change costs little more than converting them.
 func (p *proxies) status(L *lua.LState, d *jsonDecoder, raw []byte) (lua.LValue, error) {
 	if m, ok := p.statuses[string(raw)]; ok {
-		p.hits++
+		p.statusesMet.kept++
 		return proxyOf(L, m), nil
 	}
-	p.misses++
+	p.statusesMet.new++
 	v, err := d.decode(raw)
 	if err != nil {
 		return nil, err
 	}
 	base, ok := v.(*lua.LTable)
-	if !ok || !flat(base) || len(p.statuses) >= maxProxies {
+	if !ok || d.nested || base.MaxN() > 0 || len(p.statuses) >= maxProxies { // not a flat object
 		return v.(lua.LValue), nil
 	}
+	if _, again := p.seen[string(raw)]; !again {
+		if len(p.seen) < maxProxies {
+			p.seen[string(raw)] = struct{}{}
+		}
+		return base, nil
+	}
+	delete(p.seen, string(raw))
 	m := p.keep(L, base)
 	p.statuses[string(raw)] = m
 	return proxyOf(L, m), nil
@@ -104,12 +129,12 @@ func (p *proxies) status(L *lua.LState, d *jsonDecoder, raw []byte) (lua.LValue,
 func (p *proxies) item(L *lua.LState, item interpreter.AggregatedStatusItem) *lua.LTable {
 	key := itemFields{item.ClusterName, item.AppliedMessage, item.Applied, item.Health}
 	if m, ok := p.items[key]; ok {
-		p.hits++
+		p.itemsMet.kept++
 		t := L.CreateTable(0, 1)
 		t.Metatable = m
 		return t
 	}
-	p.misses++
+	p.itemsMet.new++
 	t := L.CreateTable(0, 5)
 	t.RawSetString("clusterName", lua.LString(item.ClusterName))
 	if item.Applied {
@@ -137,20 +162,6 @@ func proxyOf(L *lua.LState, m *lua.LTable) *lua.LTable {
 	return t
 }
 
-// flat reports whether t is an object of strings, numbers and booleans.
-func flat(t *lua.LTable) bool {
-	if t.MaxN() > 0 {
-		return false
-	}
-	isFlat := true
-	t.ForEach(func(_, v lua.LValue) {
-		if _, isTable := v.(*lua.LTable); isTable {
-			isFlat = false
-		}
-	})
-	return isFlat
-}
-
 // unproxy fills in t from its base, if it is a proxy, and makes it an
 // ordinary table; it reports whether t was one. A field t holds itself
 // (an item's status) stays.
@@ -166,11 +177,11 @@ func (lt *lazyTables) unproxy(t *lua.LTable) bool {
 	if !ok {
 		return false
 	}
-	base.ForEach(func(k, v lua.LValue) {
+	for k, v := base.Next(lua.LNil); k != lua.LNil; k, v = base.Next(k) {
 		if t.RawGet(k) == lua.LNil {
 			t.RawSet(k, v)
 		}
-	})
+	}
 	t.Metatable = lua.LNil
 	return true
 }
