@@ -31,6 +31,13 @@
 //     back from the Go maps directly, by the rules below (an int64 there
 //     stays exact, a null field is left out as it is absent in Lua), and
 //     is copied once: a result shares no memory with the arguments.
+//   - Status items are the exception: small, and read field by field many
+//     times over, they are made into tables up front, straight from their
+//     JSON. A flat status (strings, numbers and booleans only) that the
+//     state met in an earlier call, and an item's other fields, are
+//     proxies: empty tables reading through their metatable from a table
+//     the state keeps (no call into Go), filled in before a write or a raw
+//     read. A script cannot tell the difference either.
 //
 // # Lua to Go
 //
