@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -68,6 +70,45 @@ end`
 end`
 )
 
+// The hooks of the member-side operations, doing what the built-in Go
+// handlers of a Deployment do.
+const (
+	healthScript = `function InterpretHealth(observedObj)
+  local status = observedObj.status or {}
+  if (status.observedGeneration or 0) ~= (observedObj.metadata.generation or 0) then
+    return false
+  end
+  local replicas = observedObj.spec.replicas
+  if replicas ~= nil and (status.updatedReplicas or 0) < replicas then
+    return false
+  end
+  return (status.availableReplicas or 0) >= (status.updatedReplicas or 0)
+end`
+
+	reflectScript = `function ReflectStatus(observedObj)
+  local status = observedObj.status
+  if status == nil then
+    return nil
+  end
+  local generation = observedObj.metadata.annotations["resourcetemplate.karmada.io/generation"]
+  return {
+    generation = observedObj.metadata.generation,
+    resourceTemplateGeneration = tonumber(generation),
+    observedGeneration = status.observedGeneration,
+    replicas = status.replicas,
+    updatedReplicas = status.updatedReplicas,
+    readyReplicas = status.readyReplicas,
+    availableReplicas = status.availableReplicas,
+    unavailableReplicas = status.unavailableReplicas,
+  }
+end`
+
+	dependencyScript = `local kube = require("kube")
+function GetDependencies(desiredObj)
+  return kube.getPodDependencies(desiredObj.spec.template, desiredObj.metadata.namespace)
+end`
+)
+
 // benchStatusItems are ten member clusters' reflected Deployment statuses.
 func benchStatusItems(tb testing.TB) []interpreter.AggregatedStatusItem {
 	items := make([]interpreter.AggregatedStatusItem, 10)
@@ -123,6 +164,23 @@ func benchOperations(obj, observed *unstructured.Unstructured, items []interpret
 	}
 }
 
+// memberOperations are the operations of BenchmarkOperation asked about
+// the Deployment as a member cluster reports it (obj, with its status),
+// which the Karmada-style baseline does not run.
+func memberOperations(obj *unstructured.Unstructured) []benchOperation {
+	return []benchOperation{
+		{interpreter.InterpretHealth, healthScript, func(ctx context.Context, in interpreter.Typed) (any, error) {
+			return in.InterpretHealth(ctx, obj)
+		}},
+		{interpreter.InterpretStatus, reflectScript, func(ctx context.Context, in interpreter.Typed) (any, error) {
+			return in.ReflectStatus(ctx, obj)
+		}},
+		{interpreter.InterpretDependency, dependencyScript, func(ctx context.Context, in interpreter.Typed) (any, error) {
+			return in.GetDependencies(ctx, obj)
+		}},
+	}
+}
+
 // BenchmarkOperation measures each operation five ways: the Lua hook
 // (serial and parallel), the built-in Go handler for the same question
 // (serial and parallel), the Lua hook compiled anew on every call, and
@@ -160,6 +218,46 @@ func BenchmarkOperation(b *testing.B) {
 		})
 		karmada := interpreter.Typed{Interpreter: karmadaStyle{e: e, name: s.name, script: bo.script}}
 		b.Run(bo.op.String()+"/lua-karmada-style", func(b *testing.B) { serial(b, ctx, karmada, bo.call) })
+	}
+	for _, bo := range memberOperations(obj) {
+		lua := benchHook(b, bo)
+		native := interpreter.Typed{Interpreter: builtin.New()}
+		b.Run(bo.op.String()+"/lua", func(b *testing.B) { serial(b, ctx, lua, bo.call) })
+		b.Run(bo.op.String()+"/go", func(b *testing.B) { serial(b, ctx, native, bo.call) })
+	}
+}
+
+// benchHook compiles the operation's script into a hook of a new engine.
+func benchHook(tb testing.TB, bo benchOperation) interpreter.Typed {
+	tb.Helper()
+	e := New()
+	s, err := e.Compile(bo.op.String(), bo.script)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e.Hook(s)
+}
+
+// TestBenchHooksAnswerAsBuiltin checks that the hooks of the benchmarks
+// answer what the built-in handlers answer on the benchmarks' objects,
+// so that BenchmarkOperation's lua and go measure the same work.
+func TestBenchHooksAnswerAsBuiltin(t *testing.T) {
+	obj := loadDeployment(t)
+	observed := obj.DeepCopy()
+	observed.SetLabels(map[string]string{"resourcetemplate.karmada.io/retain-replicas": "true"})
+	ctx := context.Background()
+	native := interpreter.Typed{Interpreter: builtin.New()}
+	for _, bo := range append(benchOperations(obj, observed, benchStatusItems(t)), memberOperations(obj)...) {
+		if bo.op == interpreter.AggregateStatus {
+			continue // the script sums what the handler sums, but does not reflect conditions
+		}
+		t.Run(bo.op.String(), func(t *testing.T) {
+			want, err := bo.result(ctx, native)
+			require.NoError(t, err)
+			got, err := bo.result(ctx, benchHook(t, bo))
+			require.NoError(t, err)
+			assert.JSONEq(t, jsonText(t, want), jsonText(t, got))
+		})
 	}
 }
 
