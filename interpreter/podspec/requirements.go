@@ -49,6 +49,10 @@ func nodeClaim(podSpec map[string]any) (*interpreter.NodeClaim, error) {
 		claim.Tolerations = make([]corev1.Toleration, len(tolerations))
 	}
 	for i, t := range tolerations {
+		if m, ok := t.(map[string]any); ok && readToleration(m, &claim.Tolerations[i]) {
+			continue
+		}
+		claim.Tolerations[i] = corev1.Toleration{}
 		if err := fromUnstructured(t, &claim.Tolerations[i]); err != nil {
 			return nil, fieldError("tolerations", indexError(i, err))
 		}
@@ -94,6 +98,10 @@ func requiredNodeAffinity(podSpec map[string]any) (*corev1.NodeSelector, error) 
 		return nil, nil
 	}
 	selector := &corev1.NodeSelector{}
+	if m, ok := nodeAffinity[required].(map[string]any); ok && readNodeSelector(m, selector) {
+		return selector, nil
+	}
+	selector = &corev1.NodeSelector{}
 	if err := fromUnstructured(nodeAffinity[required], selector); err != nil {
 		return nil, fieldError("affinity", fieldError("nodeAffinity", fieldError(required, err)))
 	}
