@@ -220,14 +220,43 @@ func dependenciesResult(lazy *lazyTables, v lua.LValue) ([]interpreter.Dependent
 	}
 	out := make([]interpreter.DependentObjectReference, len(items))
 	for i, m := range items {
-		if err := typed(m, &out[i]); err != nil {
-			return nil, fmt.Errorf("[%d]: %w", i, err)
+		if !plainReference(m, &out[i]) {
+			out[i] = interpreter.DependentObjectReference{}
+			if err := typed(m, &out[i]); err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
 		}
 		if err := checkReference(out[i]); err != nil {
 			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
 	}
 	return out, nil
+}
+
+// plainReference reads a reference of only string apiVersion, kind,
+// namespace and name, which the JSON round trip of typed would read the
+// same; false for any other (a labelSelector, another key, another type),
+// left to typed.
+func plainReference(m map[string]any, into *interpreter.DependentObjectReference) bool {
+	for key, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			return false
+		}
+		switch key {
+		case "apiVersion":
+			into.APIVersion = s
+		case "kind":
+			into.Kind = s
+		case "namespace":
+			into.Namespace = s
+		case "name":
+			into.Name = s
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // checkReference checks a dependency as Karmada does: apiVersion and
