@@ -12,7 +12,9 @@
 // At each concurrency (-concurrency 1,8,32) it sends -requests requests to
 // each server, in -rounds interleaved rounds (floor, webhook, floor, …) so
 // that a change of the machine's load falls on both, and prints each
-// server's rate and p99 latency and the ratios webhook/floor:
+// server's rate, p99 latency and CPU time per request (its process's, from
+// /proc, which a machine shared with other work distorts less than the
+// wall clock) and the ratios webhook/floor:
 //
 //	go run ./hack/benchserve -bin bin/luainterp
 //

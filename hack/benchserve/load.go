@@ -12,6 +12,7 @@ import (
 
 // target is a server under load.
 type target struct {
+	proc   *server
 	name   string
 	url    string
 	client *http.Client
@@ -22,11 +23,18 @@ type target struct {
 type loadResult struct {
 	latencies []time.Duration
 	elapsed   time.Duration
+	cpu       time.Duration // the server process's
 }
 
 func (r *loadResult) add(o loadResult) {
 	r.latencies = append(r.latencies, o.latencies...)
 	r.elapsed += o.elapsed
+	r.cpu += o.cpu
+}
+
+// cpuPerRequest is the server's CPU time per request.
+func (r *loadResult) cpuPerRequest() time.Duration {
+	return r.cpu / time.Duration(len(r.latencies))
 }
 
 // rate is the requests answered per second.
@@ -53,6 +61,7 @@ func (t *target) load(n, concurrency int) (loadResult, error) {
 		failOnce sync.Once
 		failure  error
 	)
+	cpu := t.proc.cpu()
 	start := time.Now()
 	for range concurrency {
 		wg.Go(func() {
@@ -70,7 +79,8 @@ func (t *target) load(n, concurrency int) (loadResult, error) {
 	if failure != nil {
 		return loadResult{}, failure
 	}
-	return loadResult{latencies: latencies, elapsed: time.Since(start)}, nil
+	elapsed := time.Since(start)
+	return loadResult{latencies: latencies, elapsed: elapsed, cpu: t.proc.cpu() - cpu}, nil
 }
 
 // post sends the request once and reads the whole answer.

@@ -101,13 +101,14 @@ func run(o options) error {
 		return err
 	}
 	targets := []*target{
-		{name: "floor", url: "https://" + floor.addr + "/", client: client, body: body},
-		{name: "webhook", url: "https://" + webhook.addr + "/", client: client, body: body},
+		{proc: floor, name: "floor", url: "https://" + floor.addr + "/", client: client, body: body},
+		{proc: webhook, name: "webhook", url: "https://" + webhook.addr + "/", client: client, body: body},
 	}
 	fmt.Printf("%s of %s, %d requests per server and concurrency in %d interleaved rounds, TLS on 127.0.0.1\n",
 		o.operation, o.object, o.requests, o.rounds)
-	fmt.Printf("%-11s %12s %10s %12s %10s %10s %10s\n", "concurrency", "floor req/s", "floor p99", "webhook req/s", "p99", "rate", "p99")
-	fmt.Printf("%-11s %12s %10s %12s %10s %10s %10s\n", "", "", "", "", "", "wh/floor", "wh/floor")
+	fmt.Printf("%-11s | %-28s | %-28s | %s\n", "", "floor", "webhook", "webhook/floor")
+	fmt.Printf("%-11s | %8s %9s %9s | %8s %9s %9s | %6s %6s %6s\n", "concurrency",
+		"req/s", "p99", "cpu/req", "req/s", "p99", "cpu/req", "rate", "p99", "cpu")
 	for _, c := range o.concurrency {
 		for _, t := range targets {
 			if _, err := t.load(o.warmup, c); err != nil {
@@ -129,8 +130,10 @@ func run(o options) error {
 			}
 		}
 		f, w := runs[0], runs[1]
-		fmt.Printf("%-11d %12.0f %10s %12.0f %10s %10.2f %10.2f\n", c, f.rate(), f.p99().Round(time.Microsecond),
-			w.rate(), w.p99().Round(time.Microsecond), w.rate()/f.rate(), float64(w.p99())/float64(f.p99()))
+		us := func(d time.Duration) string { return fmt.Sprintf("%.0fµs", float64(d)/float64(time.Microsecond)) }
+		fmt.Printf("%-11d | %8.0f %9s %9s | %8.0f %9s %9s | %6.2f %6.2f %6.2f\n", c,
+			f.rate(), us(f.p99()), us(f.cpuPerRequest()), w.rate(), us(w.p99()), us(w.cpuPerRequest()),
+			w.rate()/f.rate(), float64(w.p99())/float64(f.p99()), float64(w.cpuPerRequest())/float64(f.cpuPerRequest()))
 	}
 	return nil
 }
