@@ -104,8 +104,9 @@ func drive(url, body string, clients, n int, stop <-chan struct{}, pause time.Du
 // requests or 6 s per class): alone (baseline), then while 50 clients
 // keep calling the hostile hook (pausing 100 ms after each refusal). It
 // does so without protection (bulkheads far larger than the engine's
-// pool, no hook breaker), with the defaults (bulkheads of 64 slots and 128
-// pending per hook, a hook breaker ejecting after 5 deadlines in a row),
+// pool, no hook breaker), with the defaults (bulkheads of half the pool's
+// slots and 128 pending per hook, a hook breaker ejecting after 5
+// deadlines in a row),
 // with a bulkhead of 1 slot and 16 pending per hook, and with that
 // bulkhead and the hook breaker (timed once the hook is ejected); it prints
 // req/s, p50 and p99 and errors per class, and how the hostile calls were

@@ -43,7 +43,7 @@ func TestServeConfigErrors(t *testing.T) {
 // The example configuration file serves.
 func TestServeConfigExample(t *testing.T) {
 	s := startServe(t, "--config", "../../testdata/examples/serve.yaml")
-	assert.Contains(t, s.stderr.String(), "lua_deadline=1s lua_states=16 max_requests=64 max_pending_requests=128")
+	assert.Contains(t, s.stderr.String(), "lua_deadline=1s lua_states=16 max_requests=8 max_pending_requests=128")
 	got := postReview(t, http.DefaultClient, "http://"+s.addr, interpreterRequest(t, writeFile(t, "deployment.yaml", deploymentYAML), "InterpretHealth", ""))
 	assert.Equal(t, true, got["successful"])
 }

@@ -160,13 +160,16 @@ const (
 )
 
 // Default returns the configuration of a fresh install: a bulkhead for
-// every hook, a deadline and a memory budget for every Lua call, outlier
+// every hook of half the engine's pool (so that one hostile Lua hook
+// leaves the other half of the Lua states to the other kinds), a deadline and a memory budget for every Lua call, outlier
 // detection of Envoy's defaults for every remote webhook and every hook,
 // and no rate limit (a limit fits a control plane's size, which a default
 // cannot know).
 func Default() Config {
 	limits := bulkhead.DefaultLimits()
 	breakers := breaker.DefaultConfig()
+	pool := max(8, 2*runtime.GOMAXPROCS(0)) // luavm's default
+	limits.MaxRequests = max(1, pool/2)
 	return Config{
 		CircuitBreakers: CircuitBreakers{
 			MaxRequests:        limits.MaxRequests,
@@ -186,7 +189,7 @@ func Default() Config {
 			Hooks:            true,
 		},
 		Engine: Engine{
-			PoolSize:     max(8, 2*runtime.GOMAXPROCS(0)),
+			PoolSize:     pool,
 			Deadline:     D(luavm.DefaultTimeout),
 			MemoryBudget: B(luavm.DefaultMemoryBudget),
 		},

@@ -18,7 +18,7 @@ import (
 func TestDefault(t *testing.T) {
 	c := serveconfig.Default()
 	require.NoError(t, c.Validate())
-	assert.Equal(t, 64, c.CircuitBreakers.MaxRequests)
+	assert.Equal(t, c.Engine.PoolSize/2, c.CircuitBreakers.MaxRequests, "half the pool")
 	assert.Equal(t, 128, c.CircuitBreakers.MaxPendingRequests)
 	assert.Equal(t, 100*time.Millisecond, c.CircuitBreakers.MaxWait.Duration)
 	assert.Equal(t, 0, c.LocalRateLimit.TokenBucket.MaxTokens, "no rate limit by default")

@@ -4,7 +4,7 @@
 // same knob.
 //
 //	circuit_breakers:      # a bulkhead per hook (a kind and an operation)
-//	  max_requests: 64           # calls of one hook running at once
+//	  max_requests: 4            # calls of one hook running at once; half the default pool
 //	  max_pending_requests: 128  # calls of one hook waiting for a slot
 //	  max_wait: 100ms            # the longest one waits; 0: its deadline
 //	local_ratelimit:       # token buckets; a refused call gets HTTP 429
@@ -24,7 +24,7 @@
 //	  webhooks: true             # remote webhooks: no answer or HTTP 5xx
 //	  hooks: true                # hooks: a call past its deadline or memory budget
 //	engine:                # the Lua engine
-//	  pool_size: 8               # Lua states, so calls running at once
+//	  pool_size: 8               # Lua states, so calls running at once; 2×CPUs, at least 8
 //	  deadline: 1s               # the longest one Lua call runs
 //	  memory_budget: 128Mi       # heap growth allowed one call
 //	timeout: 10s           # the longest one operation runs
