@@ -174,7 +174,7 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	}
 	defer closeAccess()
 	srv := &http.Server{
-		Handler:           handler,
+		Handler:           closingWhile(&draining, handler),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      cfg.Timeout.Duration + 10*time.Second,
@@ -262,6 +262,19 @@ func openAccessLog(path string, stderr io.Writer) (io.Writer, func(), error) {
 	return f, func() { _ = f.Close() }, nil
 }
 
+// closingWhile answers through h, asking the client to close its
+// connection once draining is set, so that its next request opens a new
+// one. (http.Server.SetKeepAlivesEnabled(false) would also close the idle
+// connections at once, racing the clients about to send on them.)
+func closingWhile(draining *atomic.Bool, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if draining.Load() {
+			w.Header().Set("Connection", "close")
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
 // drain shuts srv down: not ready at once, still serving for the drain
 // period (each answer asking its client to close the connection, so that
 // the next request opens a new one, to another replica once the load
@@ -269,7 +282,6 @@ func openAccessLog(path string, stderr io.Writer) (io.Writer, func(), error) {
 // in flight finish within the shutdown grace.
 func drain(srv *http.Server, draining *atomic.Bool, cfg serveconfig.Config, log *slog.Logger) error {
 	draining.Store(true)
-	srv.SetKeepAlivesEnabled(false)
 	if d := cfg.DrainPeriod.Duration; d > 0 {
 		log.Info("shutting down: not ready, draining", "drain_period", d)
 		time.Sleep(d)

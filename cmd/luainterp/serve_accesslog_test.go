@@ -48,7 +48,7 @@ func TestServeAccessLog(t *testing.T) {
 	deployment := interpreterRequest(t, writeFile(t, "deployment.yaml", deploymentYAML), "InterpretHealth", "")
 
 	t.Run("none, overflow and timeout", func(t *testing.T) {
-		s := startServe(t, "-f", writeFile(t, "hog.yaml", hogCustomization), "--max-requests", "1", "--max-pending", "0", "--engine-deadline", "300ms")
+		s := startServe(t, "-f", writeFile(t, "hog.yaml", hogCustomization), "--max-requests", "1", "--max-pending", "0", "--engine-deadline", "2s")
 		url := "http://" + s.addr
 		assert.Equal(t, http.StatusOK, post(t, url, deployment))
 		running := make(chan int, 1)
