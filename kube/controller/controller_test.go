@@ -29,6 +29,7 @@ func TestBindingLifecycle(t *testing.T) {
 	}
 	for _, p := range objects(t, "policies.yaml", nil) {
 		c.create(p)
+		t.Cleanup(func() { c.delete(p) }) // the other tests' Works would have them applied
 	}
 	c.create(objects(t, "deployment.yaml", nil)[0])
 	rb := c.create(objects(t, "deployment-binding.yaml", func(u *unstructured.Unstructured) {
@@ -63,8 +64,8 @@ func TestBindingLifecycle(t *testing.T) {
 			}, "spec", "clusters"))
 		})
 		works := c.converge(rb)
-		assert.Contains(t, manifest(t, works, "karmada-es-eu-ams"), `"replicas":4`)
-		assert.Contains(t, manifest(t, works, "karmada-es-eu-fra"), `"replicas":1`)
+		assert.Contains(t, manifestOf(t, works, "karmada-es-eu-ams"), `"replicas":4`)
+		assert.Contains(t, manifestOf(t, works, "karmada-es-eu-fra"), `"replicas":1`)
 	})
 
 	t.Run("a changed override policy re-renders the works", func(t *testing.T) {
@@ -77,7 +78,7 @@ func TestBindingLifecycle(t *testing.T) {
 			require.NoError(t, unstructured.SetNestedSlice(u.Object, rules, "spec", "overrideRules"))
 		})
 		works := c.converge(rb)
-		assert.Contains(t, manifest(t, works, "karmada-es-eu-ams"), `"propagated-by":"luainterp"`)
+		assert.Contains(t, manifestOf(t, works, "karmada-es-eu-ams"), `"propagated-by":"luainterp"`)
 	})
 
 	t.Run("a dropped cluster loses its work", func(t *testing.T) {
@@ -159,8 +160,8 @@ func TestFailingCluster(t *testing.T) {
 	assert.Positive(t, counter(t, m, "luainterp_controller_cluster_failures_total", map[string]string{"cluster": "fail-missing"}))
 }
 
-// manifest returns the manifest of the one Work in namespace, as JSON.
-func manifest(t *testing.T, works map[string]map[string]any, namespace string) string {
+// manifestOf returns the manifest of the one Work in namespace, as JSON.
+func manifestOf(t *testing.T, works map[string]map[string]any, namespace string) string {
 	t.Helper()
 	for k, w := range works {
 		if ns, _ := split(k); ns == namespace {

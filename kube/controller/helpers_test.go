@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,12 +24,12 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
-	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/binding"
 	"github.com/luainterp/luainterp/binding/api"
 	"github.com/luainterp/luainterp/binding/overrides"
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/kube/controller"
@@ -64,6 +63,33 @@ func newCluster(t testing.TB) *cluster {
 	require.NoError(t, err)
 	return &cluster{t: t, cfg: cfg, dynamic: dynamic.NewForConfigOrDie(cfg), kube: kube,
 		mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kube.Discovery()))}
+}
+
+// with returns c for a subtest.
+func (c *cluster) with(t testing.TB) *cluster {
+	d := *c
+	d.t = t
+	return &d
+}
+
+// try creates u as create does, in a dry run, returning the API server's
+// refusal.
+func (c *cluster) try(u *unstructured.Unstructured) error {
+	c.t.Helper()
+	u = withoutServerFields(u)
+	_, err := c.resource(u).Create(context.Background(), u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	return err
+}
+
+// withoutServerFields returns a copy of u without the fields the API
+// server sets.
+func withoutServerFields(u *unstructured.Unstructured) *unstructured.Unstructured {
+	u = u.DeepCopy()
+	for _, f := range []string{"uid", "resourceVersion", "generation", "creationTimestamp"} {
+		unstructured.RemoveNestedField(u.Object, "metadata", f)
+	}
+	delete(u.Object, "status")
+	return u
 }
 
 // run starts a controller until the test ends and returns its metrics.
@@ -109,11 +135,7 @@ func (c *cluster) resource(u *unstructured.Unstructured) dynamic.ResourceInterfa
 // it as stored.
 func (c *cluster) create(u *unstructured.Unstructured) *unstructured.Unstructured {
 	c.t.Helper()
-	u = u.DeepCopy()
-	for _, f := range []string{"uid", "resourceVersion", "generation", "creationTimestamp"} {
-		unstructured.RemoveNestedField(u.Object, "metadata", f)
-	}
-	delete(u.Object, "status")
+	u = withoutServerFields(u)
 	out, err := c.resource(u).Create(context.Background(), u, metav1.CreateOptions{})
 	require.NoError(c.t, err, "create %s %s", u.GetKind(), u.GetName())
 	return out
@@ -153,15 +175,19 @@ func (c *cluster) delete(u *unstructured.Unstructured) {
 // objects reads the documents of a file of the example, each renamed by rename.
 func objects(t testing.TB, file string, rename func(*unstructured.Unstructured)) []*unstructured.Unstructured {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(examples, file))
+	return readObjects(t, filepath.Join(examples, file), rename)
+}
+
+// readObjects reads the objects of a file, each changed by rename.
+func readObjects(t testing.TB, path string, rename func(*unstructured.Unstructured)) []*unstructured.Unstructured {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	objs, err := manifest.Parse(path, data)
 	require.NoError(t, err)
 	var out []*unstructured.Unstructured
-	for _, doc := range strings.Split(string(data), "\n---\n") {
-		u := &unstructured.Unstructured{}
-		require.NoError(t, yaml.Unmarshal([]byte(doc), &u.Object))
-		if len(u.Object) == 0 {
-			continue
-		}
+	for _, o := range objs {
+		u := &unstructured.Unstructured{Object: o.Object}
 		if rename != nil {
 			rename(u)
 		}
@@ -170,8 +196,9 @@ func objects(t testing.TB, file string, rename func(*unstructured.Unstructured))
 	return out
 }
 
-// works lists the Works of the binding named namespace/name in the API
-// server, without the fields the API server sets, by namespace/name.
+// works lists the Works of the ResourceBinding named namespace/name in
+// the API server (the ClusterResourceBinding name when namespace is ""),
+// without the fields the API server sets, by namespace/name.
 func (c *cluster) works(namespace, name string) map[string]map[string]any {
 	c.t.Helper()
 	list, err := c.dynamic.Resource(controller.WorkResource).List(context.Background(), metav1.ListOptions{})
@@ -179,7 +206,10 @@ func (c *cluster) works(namespace, name string) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	for _, w := range list.Items {
 		a := w.GetAnnotations()
-		if a[api.ResourceBindingNamespaceAnnotation] != namespace || a[api.ResourceBindingNameAnnotation] != name {
+		switch {
+		case namespace == "" && a[api.ClusterResourceBindingNameAnnotation] != name:
+			continue
+		case namespace != "" && (a[api.ResourceBindingNamespaceAnnotation] != namespace || a[api.ResourceBindingNameAnnotation] != name):
 			continue
 		}
 		for _, f := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields"} {

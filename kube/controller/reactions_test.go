@@ -32,14 +32,14 @@ func TestReactions(t *testing.T) {
 			require.NoError(t, unstructured.SetNestedSlice(u.Object, containers, "spec", "template", "spec", "containers"))
 		})
 		works := c.converge(rb)
-		assert.Contains(t, manifest(t, works, "karmada-es-react-a"), `"image":"mirror.eu.example.net/shop/storefront:2.5.0"`)
-		assert.Contains(t, manifest(t, works, "karmada-es-react-b"), `"image":"registry.example.com/shop/storefront:2.5.0"`)
+		assert.Contains(t, manifestOf(t, works, "karmada-es-react-a"), `"image":"mirror.eu.example.net/shop/storefront:2.5.0"`)
+		assert.Contains(t, manifestOf(t, works, "karmada-es-react-b"), `"image":"registry.example.com/shop/storefront:2.5.0"`)
 	})
 
 	t.Run("a changed cluster", func(t *testing.T) {
 		c.update(clusterObject("react-b"), func(u *unstructured.Unstructured) { u.SetLabels(map[string]string{"geo": "eu"}) })
 		works := c.converge(rb)
-		assert.Contains(t, manifest(t, works, "karmada-es-react-b"), `"image":"mirror.eu.example.net/shop/storefront:2.5.0"`)
+		assert.Contains(t, manifestOf(t, works, "karmada-es-react-b"), `"image":"mirror.eu.example.net/shop/storefront:2.5.0"`)
 	})
 
 	t.Run("a Work changed by hand is put back", func(t *testing.T) {
