@@ -23,7 +23,7 @@ func addConfigFlags(f *pflag.FlagSet, c *serveconfig.Config) {
 	bind("timeout", "timeout")
 	f.Var(&c.MaxBodyBytes, "max-body-bytes", "the largest request body accepted (bytes, or a quantity such as 8Mi)")
 	bind("max-body-bytes", "max_body_bytes")
-	f.IntVar(&c.CircuitBreakers.MaxRequests, "max-requests", c.CircuitBreakers.MaxRequests, "the most calls of one hook (kind and operation) that run at once (default: half the engine's default pool)")
+	f.IntVar(&c.CircuitBreakers.MaxRequests, "max-requests", c.CircuitBreakers.MaxRequests, "the most calls of one hook (kind and operation) that run at once: by default half the engine's default pool")
 	bind("max-requests", "circuit_breakers.max_requests")
 	f.IntVar(&c.CircuitBreakers.MaxPendingRequests, "max-pending", c.CircuitBreakers.MaxPendingRequests, "the most calls of one hook that wait for a slot; further ones are answered 503 at once")
 	bind("max-pending", "circuit_breakers.max_pending_requests")
