@@ -1,6 +1,7 @@
 package breaker
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"time"
@@ -55,27 +56,36 @@ type Breaker struct {
 
 	mu        sync.Mutex
 	state     State
-	failures  int       // in a row, while closed
-	ejections int       // in a row: the multiplier of the next ejection time
-	since     time.Time // when the breaker last closed or opened
-	until     time.Time // while open: when the ejection ends
-	probing   bool      // while half-open: the probe is running
-	ejected   int64     // ejections in all
-	refused   int64     // calls refused while ejected
+	failures  int                                // in a row, while closed
+	ejections int                                // in a row: the multiplier of the next ejection time
+	since     time.Time                          // when the breaker last closed or opened
+	until     time.Time                          // while open: when the ejection ends
+	probing   bool                               // while half-open: the probe is running
+	ejected   int64                              // ejections in all
+	refused   int64                              // calls refused while ejected
+	running   map[uint64]context.CancelCauseFunc // calls of AllowContext let through while closed
+	lastID    uint64
 }
 
 // Call is a call a breaker let through. Its Done must be called once with
 // its outcome.
 type Call struct {
-	b     *Breaker
-	probe bool
+	b      *Breaker
+	probe  bool
+	id     uint64                  // in b.running; 0 for none
+	cancel context.CancelCauseFunc // of AllowContext's context
 }
 
 // Probe reports whether the call is the probe of a half-open breaker.
 func (c Call) Probe() bool { return c.probe }
 
 // Done records the call's outcome.
-func (c Call) Done(o Outcome) { c.b.record(c.probe, o) }
+func (c Call) Done(o Outcome) {
+	c.b.record(c, o)
+	if c.cancel != nil {
+		c.cancel(nil)
+	}
+}
 
 // Name returns the name the breaker was made for.
 func (b *Breaker) Name() string { return b.name }
@@ -85,7 +95,34 @@ func (b *Breaker) Name() string { return b.name }
 func (b *Breaker) Allow() (Call, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := b.clock.Now()
+	return b.allow(b.clock.Now())
+}
+
+// AllowContext is Allow for a call that stops when its context does: the
+// context it returns is also canceled, with an *EjectedError for cause,
+// when the breaker ejects while the call has not ended. Calls let through
+// before an ejection then end with it, rather than run (or wait for a Lua
+// state) behind the calls that failed.
+func (b *Breaker) AllowContext(ctx context.Context) (context.Context, Call, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c, err := b.allow(b.clock.Now())
+	if err != nil {
+		return ctx, c, err
+	}
+	ctx, c.cancel = context.WithCancelCause(ctx)
+	if !c.probe {
+		if b.running == nil {
+			b.running = map[uint64]context.CancelCauseFunc{}
+		}
+		b.lastID++
+		c.id = b.lastID
+		b.running[c.id] = c.cancel
+	}
+	return ctx, c, nil
+}
+
+func (b *Breaker) allow(now time.Time) (Call, error) {
 	switch b.current(now) {
 	case Closed:
 		return Call{b: b}, nil
@@ -96,11 +133,16 @@ func (b *Breaker) Allow() (Call, error) {
 		}
 	}
 	b.refused++
+	return Call{}, b.ejectedError(now)
+}
+
+// ejectedError is the error of a call refused at now.
+func (b *Breaker) ejectedError(now time.Time) *EjectedError {
 	err := &EjectedError{Name: b.name, Ejections: b.ejections, Length: b.config.ejectionTime(b.ejections), Probing: b.probing}
 	if b.state == Open {
 		err.Left = b.until.Sub(now)
 	}
-	return Call{}, err
+	return err
 }
 
 // current returns the state at now, half-open once an ejection is over.
@@ -111,10 +153,14 @@ func (b *Breaker) current(now time.Time) State {
 	return b.state
 }
 
-func (b *Breaker) record(probe bool, o Outcome) {
+func (b *Breaker) record(c Call, o Outcome) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if c.id != 0 {
+		delete(b.running, c.id)
+	}
 	now := b.clock.Now()
+	probe := c.probe
 	switch {
 	case o == Ignored:
 		if probe {
@@ -146,6 +192,13 @@ func (b *Breaker) eject(now time.Time) {
 	b.ejected++
 	b.state, b.failures, b.probing, b.since = Open, 0, false, now
 	b.until = now.Add(b.config.ejectionTime(b.ejections))
+	if len(b.running) > 0 {
+		err := b.ejectedError(now)
+		for id, cancel := range b.running {
+			cancel(err) // its context's functions run on goroutines of their own
+			delete(b.running, id)
+		}
+	}
 }
 
 // Stats are a breaker's state and counts at one time.

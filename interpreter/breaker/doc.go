@@ -23,6 +23,12 @@
 // lets exactly one probe call through, since a webhook here is a single
 // upstream and not one host of many.
 //
+// A call let through with AllowContext also stops when its breaker ejects
+// before it ends (its context is canceled with the *EjectedError): the
+// hook middleware uses it, so that the calls of a hostile hook already
+// queued for a Lua state when it is ejected do not go on holding the
+// engine, each until its deadline.
+//
 // Breakers hold one Breaker per name and outlive what uses them (a webhook
 // layer rebuilt on a reload keeps its webhooks' breakers). They are a
 // prometheus.Collector of each breaker's state, ejections and refused

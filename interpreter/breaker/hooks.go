@@ -39,13 +39,15 @@ func (k hookKey) String() string {
 // ConsecutiveFailures calls in a row that ran past their deadline or
 // their memory budget (luavm.ErrTimeout, luavm.ErrMemoryLimit), and while
 // ejected its calls fail at once with an *EjectedError inside an error
-// naming the hook. Any other outcome of a call ends the run of failures,
-// but for a refusal by another limit (interpreter.ErrOverloaded) and a
-// caller that gave up, which tell nothing. Calls for a kind without a
-// hook pass through.
+// naming the hook; its calls still running or waiting for a Lua state
+// when it is ejected are stopped with that error too, so that a backlog of
+// hostile calls does not hold the engine after the ejection. Any other
+// outcome of a call ends the run of failures, but for a refusal by another
+// limit (interpreter.ErrOverloaded) and a caller that gave up, which tell
+// nothing. Calls for a kind without a hook pass through.
 //
 // Put it inside other limits (last in interpreter.Chain's list), right
-// around the Registry whose Which is layer: an ejected hook then costs a
+// around the Registry whose Which is which: an ejected hook then costs a
 // bulkhead slot for no longer than the refusal.
 func (bs *Breakers) Middleware(which LayerFunc, layers ...interpreter.Layer) interpreter.Middleware {
 	var hooks sync.Map // hookKey -> *Breaker
@@ -70,11 +72,17 @@ func (bs *Breakers) Middleware(which LayerFunc, layers ...interpreter.Layer) int
 			if len(layers) > 0 && !slices.Contains(layers, k.layer) {
 				return next.Interpret(ctx, req)
 			}
-			call, err := breakerOf(k).Allow()
+			callCtx, call, err := breakerOf(k).AllowContext(ctx)
 			if err != nil {
 				return interpreter.Response{Operation: req.Operation}, fmt.Errorf("%s: %w", k, err)
 			}
-			resp, err := next.Interpret(ctx, req)
+			resp, err := next.Interpret(callCtx, req)
+			var ejected *EjectedError
+			if err != nil && ctx.Err() == nil && errors.As(context.Cause(callCtx), &ejected) {
+				// Stopped by the ejection of its hook while it waited or ran.
+				call.Done(Ignored)
+				return interpreter.Response{Operation: req.Operation}, fmt.Errorf("%s: %w", k, ejected)
+			}
 			call.Done(hookOutcome(ctx, err))
 			return resp, err
 		})

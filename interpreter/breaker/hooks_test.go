@@ -2,6 +2,7 @@ package breaker_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -185,4 +186,41 @@ func TestHookBreakerLayers(t *testing.T) {
 		require.ErrorIs(t, err, luavm.ErrTimeout)
 	}
 	assert.Zero(t, testutil.CollectAndCount(bs), "no breaker for the customization layer's hooks")
+}
+
+// The calls of a hook still running or waiting for a Lua state when it is
+// ejected end with the ejection, instead of each running to its deadline.
+func TestHookBreakerStopsTheBacklog(t *testing.T) {
+	set, err := customization.Parse("kinds.yaml", []byte(customizations))
+	require.NoError(t, err)
+	layer, err := customization.NewLayer(luavm.New(luavm.WithTimeout(500*time.Millisecond), luavm.WithMaxStates(2)), set)
+	require.NoError(t, err)
+	reg := interpreter.NewRegistry().Set(interpreter.LayerCustomization, layer)
+	bs, err := breaker.New(breaker.Config{ConsecutiveFailures: 2, BaseEjectionTime: time.Minute, MaxEjectionTime: time.Minute, Interval: time.Minute})
+	require.NoError(t, err)
+	in := bs.Middleware(reg.Which)(reg)
+	const calls = 6 // 2 run, 4 wait for a state
+	errs := make(chan error, calls)
+	for range calls {
+		go func() {
+			_, err := in.Interpret(context.Background(), interpreter.Request{Operation: interpreter.InterpretHealth, Object: object("Hog")})
+			errs <- err
+		}()
+	}
+	var timedOut, ejected int
+	for range calls {
+		err := <-errs
+		switch {
+		case errors.Is(err, breaker.ErrEjected):
+			require.NotErrorIs(t, err, luavm.ErrTimeout)
+			assert.Regexp(t, `^InterpretHealth hook for example.io/v1, Kind=Hog \(customization layer\): ejected for 1m0s \(ejection 1 in a row\), \S+ left$`, err.Error())
+			ejected++
+		case errors.Is(err, luavm.ErrTimeout):
+			timedOut++
+		default:
+			t.Errorf("a hostile call: %v", err)
+		}
+	}
+	assert.Equal(t, 2, timedOut, "the calls that ran to the deadline")
+	assert.Equal(t, calls-2, ejected, "the calls stopped by the ejection")
 }
