@@ -69,9 +69,6 @@ func (p *proxies) startCall() {
 	if len(p.statuses) >= maxProxies && p.statusesMet.new > p.statusesMet.kept {
 		forgetAll(p.bases, p.statuses)
 	}
-	if len(p.seen) >= maxProxies {
-		clear(p.seen)
-	}
 	if len(p.items) >= maxProxies && p.itemsMet.new > p.itemsMet.kept {
 		forgetAll(p.bases, p.items)
 	}
@@ -113,9 +110,10 @@ func (p *proxies) status(L *lua.LState, d *jsonDecoder, raw []byte) (lua.LValue,
 		return v.(lua.LValue), nil
 	}
 	if _, again := p.seen[string(raw)]; !again {
-		if len(p.seen) < maxProxies {
-			p.seen[string(raw)] = struct{}{}
+		if len(p.seen) >= maxProxies { // the oldest go with the rest
+			clear(p.seen)
 		}
+		p.seen[string(raw)] = struct{}{}
 		return base, nil
 	}
 	delete(p.seen, string(raw))
