@@ -131,33 +131,51 @@ func TestPreservedOnDeletion(t *testing.T) {
 	require.True(t, assertEventually(func() bool { return c.get(rb) == nil }), "the binding's finalizer stayed")
 }
 
-// TestFailingCluster targets a cluster that has no Cluster object: the
-// other cluster's Work is written, and the failure is an Event naming
-// the cluster and a metric.
+// TestFailingCluster targets a cluster that has no Cluster object and one
+// whose execution namespace is missing, so that its Work cannot be
+// written: the third cluster's Work is written, and each failure is an
+// Event naming the cluster and the cause, and a metric.
 func TestFailingCluster(t *testing.T) {
 	c := newCluster(t)
+	c.create(clusterObject("fail-no-namespace"))
 	rb, _ := c.deployment("fail", map[string]map[string]any{"fail-a": nil}, func(u *unstructured.Unstructured) {
 		require.NoError(t, unstructured.SetNestedSlice(u.Object, []any{
-			map[string]any{"name": "fail-a", "replicas": int64(3)},
-			map[string]any{"name": "fail-missing", "replicas": int64(3)},
+			map[string]any{"name": "fail-missing", "replicas": int64(2)},
+			map[string]any{"name": "fail-no-namespace", "replicas": int64(2)},
+			map[string]any{"name": "fail-a", "replicas": int64(2)},
 		}, "spec", "clusters"))
 	})
 	m := c.run()
-	require.Len(t, c.converge(rb), 1)
-	var message string
+	work := binding.WorkName("Deployment", "storefront", "fail")
+	written := "karmada-es-fail-a/" + work
+	require.True(t, assertEventually(func() bool {
+		got := c.works("fail", rb.GetName())
+		return len(got) == 1 && equalJSON(c.oracle(rb)[written], got[written])
+	}), "the work of fail-a is not the pipeline's")
+	want := map[string]string{
+		"fail-missing":      `cluster fail-missing: get cluster: no Cluster named "fail-missing" was given`,
+		"fail-no-namespace": `cluster fail-no-namespace: create work karmada-es-fail-no-namespace/` + work + `: namespaces "karmada-es-fail-no-namespace" not found`,
+	}
+	got := map[string]string{}
 	require.True(t, assertEventually(func() bool {
 		events, err := c.kube.CoreV1().Events("fail").List(context.Background(), metav1.ListOptions{})
 		require.NoError(t, err)
 		for _, e := range events.Items {
-			if e.InvolvedObject.Name == rb.GetName() && e.Reason == controller.ReasonSyncWorkFailed {
-				message = e.Message
-				return true
+			if e.InvolvedObject.Name != rb.GetName() || e.Reason != controller.ReasonSyncWorkFailed {
+				continue
+			}
+			for cluster := range want {
+				if strings.HasPrefix(e.Message, "cluster "+cluster+":") {
+					got[cluster] = e.Message
+				}
 			}
 		}
-		return false
-	}), "no SyncWorkFailed event")
-	assert.Equal(t, `cluster fail-missing: get cluster: no Cluster named "fail-missing" was given`, message)
-	assert.Positive(t, counter(t, m, "luainterp_controller_cluster_failures_total", map[string]string{"cluster": "fail-missing"}))
+		return len(got) == len(want)
+	}), "SyncWorkFailed events: %v", got)
+	assert.Equal(t, want, got)
+	for cluster := range want {
+		assert.Positive(t, counter(t, m, "luainterp_controller_cluster_failures_total", map[string]string{"cluster": cluster}), cluster)
+	}
 }
 
 // manifestOf returns the manifest of the one Work in namespace, as JSON.
