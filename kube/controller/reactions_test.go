@@ -52,8 +52,15 @@ func TestReactions(t *testing.T) {
 
 	t.Run("a Work deleted by hand comes back", func(t *testing.T) {
 		work := workRef("karmada-es-react-a", works(c, rb)["karmada-es-react-a"])
+		uid := c.get(work).GetUID()
 		c.delete(work)
-		c.letGo(work.GetNamespace(), work.GetName())
+		// Remove the finalizer as the execution controller would; the Work
+		// may come back at once, so do not wait for it to be gone.
+		c.update(work, func(u *unstructured.Unstructured) { u.SetFinalizers(nil) })
+		require.True(t, assertEventually(func() bool {
+			again := c.get(work)
+			return again != nil && again.GetUID() != uid
+		}), "the work did not come back")
 		c.converge(rb)
 	})
 
