@@ -18,8 +18,8 @@ import (
 // the pipeline's for what is stored (the template gets a new uid and
 // generation there) and as many as the case expects; then the binding is
 // deleted and its Works go with it. A case whose template the API server
-// refuses (a pod template that is not one, server-set Job labels, a
-// Service IP outside the test range) is skipped, saying why.
+// refuses (a Job with the labels its controller sets, which those cases
+// are about; a Service IP outside the test range) is skipped, saying why.
 func TestGoldenCases(t *testing.T) {
 	c := newCluster(t)
 	c.run()
