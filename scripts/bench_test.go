@@ -2,9 +2,11 @@ package scripts_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
@@ -88,4 +90,34 @@ func BenchmarkCall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkAggregateStatus folds the statuses of a fleet of members into
+// the bundled CloneSet's status: the cost per member is what grows with
+// the fleet.
+func BenchmarkAggregateStatus(b *testing.B) {
+	layer := interpreter.Typed{Interpreter: scripts.NewLayer(luavm.New())}
+	obj := benchCloneSet()
+	ctx := context.Background()
+	for _, n := range []int{10, 1000} {
+		items := make([]interpreter.AggregatedStatusItem, n)
+		for i := range items {
+			items[i] = interpreter.AggregatedStatusItem{
+				ClusterName: fmt.Sprintf("member-%d", i),
+				Status: &runtime.RawExtension{Raw: fmt.Appendf(nil, `{"replicas":3,"readyReplicas":3,`+
+					`"availableReplicas":%d,"updatedReplicas":3,"updatedReadyReplicas":3,"expectedUpdatedReplicas":3,`+
+					`"updateRevision":"web-7d9f","currentRevision":"web-7d9f","labelSelector":"app=web",`+
+					`"observedGeneration":3,"generation":3,"resourceTemplateGeneration":3}`, 2+i%2)},
+				Applied: true,
+			}
+		}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := layer.AggregateStatus(ctx, obj, items); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

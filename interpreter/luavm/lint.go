@@ -21,7 +21,7 @@ type Finding struct {
 func (f Finding) String() string { return fmt.Sprintf("Lua line %d: %s", f.Line, f.Message) }
 
 // sandboxGlobals are the globals every call starts with (see newState).
-var sandboxGlobals = append([]string{"_G", "print", "require", "pairs", "string", "table", "math", "os"}, baseFunctions...)
+var sandboxGlobals = append([]string{"_G", "print", "require", "pairs", "ipairs", "string", "table", "math", "os"}, baseFunctions...)
 
 // karmadaModules are the modules Karmada's Lua VM lets require load.
 var karmadaModules = []string{"kube"}

@@ -29,9 +29,10 @@ func init() { lua.MaxArrayIndex = 1 << 18 }
 // loadstring, module, newproxy, rawequal, rawget, rawset, setfenv,
 // setmetatable) are left out. print and require are the engine's own, and
 // next and pairs fill in lazy tables before reading them (as do os.time
-// and table.insert).
+// and table.insert), and ipairs is luafix's, which allocates nothing per
+// element.
 var baseFunctions = []string{
-	"assert", "error", "ipairs", "next", "pcall", "select",
+	"assert", "error", "next", "pcall", "select",
 	"tonumber", "tostring", "type", "unpack", "xpcall", "_VERSION",
 }
 
@@ -137,6 +138,7 @@ func newState(cfg *config) *state {
 	add("print", global{value: fn(st.printLine)})
 	add("require", global{value: fn(st.require)})
 	add("pairs", global{value: fn(st.pairs(base["next"]))})
+	add("ipairs", global{value: luafix.Ipairs(L)})
 	st.globals["next"] = global{bit: st.globals["next"].bit, value: fn(st.materializing(gfunc(base["next"])))}
 	for _, name := range sortedKeys(st.libs) {
 		add(name, global{lib: st.libs[name]})

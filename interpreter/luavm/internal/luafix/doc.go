@@ -31,4 +31,7 @@
 //   - The nesting check (nesting.go: CheckNesting). gopher-lua's parser
 //     and compiler recurse once per bracket level with no bound; C Lua
 //     limits syntax levels to 200, and so does this scan, before parsing.
+//   - ipairs (ipairs.go: Ipairs). gopher-lua's allocates two boxed numbers
+//     per element, half of all the allocations of a status aggregation
+//     over a large fleet; this one pushes numbers made once.
 package luafix
