@@ -118,9 +118,9 @@ webhooks:
 		assert.Contains(t, m, `luainterp_breaker_state{name="hogs/hogs.luainterp.example.com",target="webhook"} 1`)
 	})
 
-	t.Run("hook ejected", func(t *testing.T) {
-		outliers := writeFile(t, "serve.yaml", "outlier_detection: {consecutive_5xx: 2, base_ejection_time: 1h, max_ejection_time: 1h}\nengine: {deadline: 100ms}\n")
-		s := startServe(t, "-f", writeFile(t, "hog.yaml", hogCustomization), "--config", outliers)
+	t.Run("hook ejected", func(t *testing.T) { // set by flags, where the webhook's are set by the file
+		s := startServe(t, "-f", writeFile(t, "hog.yaml", hogCustomization), "--engine-deadline", "100ms",
+			"--outlier-consecutive-failures", "2", "--outlier-base-ejection-time", "1h", "--outlier-max-ejection-time", "1h")
 		url := "http://" + s.addr
 		for range 3 {
 			post(t, url, hog)

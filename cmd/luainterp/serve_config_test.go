@@ -24,6 +24,10 @@ func TestServeConfigErrors(t *testing.T) {
 			"FILE: local_ratelimit.scope: want one of server, operation, kind, hook, got \"pod\"\nFILE: timeout: want a positive duration, got 0s"},
 		{"a flag overrides the file", "circuit_breakers: {max_requests: 4}", []string{"--max-requests", "0"}, "--max-requests: want at least 1, got 0"},
 		{"a flag mends the file", "engine: {pool_size: 0}", []string{"--engine-pool-size", "2", "--max-wait", "-1s"}, "--max-wait: want 0 or more, got -1s"},
+		{"an outlier flag overrides the file", "outlier_detection: {consecutive_5xx: 3}", []string{"--outlier-consecutive-failures", "0"},
+			"--outlier-consecutive-failures: want at least 1, got 0"},
+		{"outlier flags are checked together", "", []string{"--outlier-base-ejection-time", "1m", "--outlier-max-ejection-time", "30s"},
+			"--outlier-max-ejection-time: want at least base_ejection_time 1m0s, got 30s"},
 		{"bad memory budget flag", "", []string{"--engine-memory-budget", "lots"}, `invalid argument "lots" for "--engine-memory-budget" flag: "lots": want a size such as 128Mi`},
 	}
 	for _, tt := range tests {
