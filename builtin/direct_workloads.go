@@ -38,44 +38,95 @@ func readDaemonSetHealth(d *direct, ds *appsv1.DaemonSet) {
 	ds.Status.NumberAvailable = d.int32("status", "numberAvailable")
 }
 
-func readDeploymentStatus(d *direct, s *appsv1.DeploymentStatus) {
-	s.ObservedGeneration = d.int64("observedGeneration")
-	s.Replicas = d.int32("replicas")
-	s.UpdatedReplicas = d.int32("updatedReplicas")
-	s.ReadyReplicas = d.int32("readyReplicas")
-	s.AvailableReplicas = d.int32("availableReplicas")
-	s.UnavailableReplicas = d.int32("unavailableReplicas")
+// The whole-number fields of each status, stated once for both readers:
+// reflection reads them from the member's object (direct.go), and the
+// aggregations take them from a member's reflected status without
+// encoding/json (flatstatus.go).
+var (
+	deploymentStatusFields = statusFields[appsv1.DeploymentStatus]{
+		observedGeneration: func(s *appsv1.DeploymentStatus) *int64 { return &s.ObservedGeneration },
+		counters: []counter[appsv1.DeploymentStatus]{
+			{"replicas", func(s *appsv1.DeploymentStatus) *int32 { return &s.Replicas }},
+			{"updatedReplicas", func(s *appsv1.DeploymentStatus) *int32 { return &s.UpdatedReplicas }},
+			{"readyReplicas", func(s *appsv1.DeploymentStatus) *int32 { return &s.ReadyReplicas }},
+			{"availableReplicas", func(s *appsv1.DeploymentStatus) *int32 { return &s.AvailableReplicas }},
+			{"unavailableReplicas", func(s *appsv1.DeploymentStatus) *int32 { return &s.UnavailableReplicas }},
+		},
+	}
+	replicaSetStatusFields = statusFields[appsv1.ReplicaSetStatus]{
+		observedGeneration: func(s *appsv1.ReplicaSetStatus) *int64 { return &s.ObservedGeneration },
+		counters: []counter[appsv1.ReplicaSetStatus]{
+			{"replicas", func(s *appsv1.ReplicaSetStatus) *int32 { return &s.Replicas }},
+			{"readyReplicas", func(s *appsv1.ReplicaSetStatus) *int32 { return &s.ReadyReplicas }},
+			{"availableReplicas", func(s *appsv1.ReplicaSetStatus) *int32 { return &s.AvailableReplicas }},
+		},
+	}
+	statefulSetStatusFields = statusFields[appsv1.StatefulSetStatus]{
+		observedGeneration: func(s *appsv1.StatefulSetStatus) *int64 { return &s.ObservedGeneration },
+		counters: []counter[appsv1.StatefulSetStatus]{
+			{"replicas", func(s *appsv1.StatefulSetStatus) *int32 { return &s.Replicas }},
+			{"readyReplicas", func(s *appsv1.StatefulSetStatus) *int32 { return &s.ReadyReplicas }},
+			{"currentReplicas", func(s *appsv1.StatefulSetStatus) *int32 { return &s.CurrentReplicas }},
+			{"updatedReplicas", func(s *appsv1.StatefulSetStatus) *int32 { return &s.UpdatedReplicas }},
+			{"availableReplicas", func(s *appsv1.StatefulSetStatus) *int32 { return &s.AvailableReplicas }},
+		},
+	}
+	daemonSetStatusFields = statusFields[appsv1.DaemonSetStatus]{
+		observedGeneration: func(s *appsv1.DaemonSetStatus) *int64 { return &s.ObservedGeneration },
+		counters: []counter[appsv1.DaemonSetStatus]{
+			{"currentNumberScheduled", func(s *appsv1.DaemonSetStatus) *int32 { return &s.CurrentNumberScheduled }},
+			{"numberMisscheduled", func(s *appsv1.DaemonSetStatus) *int32 { return &s.NumberMisscheduled }},
+			{"desiredNumberScheduled", func(s *appsv1.DaemonSetStatus) *int32 { return &s.DesiredNumberScheduled }},
+			{"numberReady", func(s *appsv1.DaemonSetStatus) *int32 { return &s.NumberReady }},
+			{"updatedNumberScheduled", func(s *appsv1.DaemonSetStatus) *int32 { return &s.UpdatedNumberScheduled }},
+			{"numberAvailable", func(s *appsv1.DaemonSetStatus) *int32 { return &s.NumberAvailable }},
+			{"numberUnavailable", func(s *appsv1.DaemonSetStatus) *int32 { return &s.NumberUnavailable }},
+		},
+	}
+
+	readDeploymentStatus  = deploymentStatusFields.read
+	readReplicaSetStatus  = replicaSetStatusFields.read
+	readStatefulSetStatus = statefulSetStatusFields.read
+	readDaemonSetStatus   = daemonSetStatusFields.read
+)
+
+// statusFields are a workload status's observedGeneration and its int32
+// counters, by JSON name.
+type statusFields[S any] struct {
+	observedGeneration func(*S) *int64
+	counters           []counter[S]
 }
 
-func readReplicaSetStatus(d *direct, s *appsv1.ReplicaSetStatus) {
-	s.Replicas = d.int32("replicas")
-	s.ReadyReplicas = d.int32("readyReplicas")
-	s.AvailableReplicas = d.int32("availableReplicas")
-	s.ObservedGeneration = d.int64("observedGeneration")
+// counter is an int32 field of a status S.
+type counter[S any] struct {
+	name  string
+	field func(*S) *int32
 }
 
-func readStatefulSetStatus(d *direct, s *appsv1.StatefulSetStatus) {
-	s.Replicas = d.int32("replicas")
-	s.ReadyReplicas = d.int32("readyReplicas")
-	s.CurrentReplicas = d.int32("currentReplicas")
-	s.UpdatedReplicas = d.int32("updatedReplicas")
-	s.AvailableReplicas = d.int32("availableReplicas")
+// read fills s's fields from the status of the object d reads.
+func (f statusFields[S]) read(d *direct, s *S) {
+	*f.observedGeneration(s) = d.int64("observedGeneration")
+	for _, c := range f.counters {
+		*c.field(s) = d.int32(c.name)
+	}
 }
 
-func readDaemonSetStatus(d *direct, s *appsv1.DaemonSetStatus) {
-	s.CurrentNumberScheduled = d.int32("currentNumberScheduled")
-	s.NumberMisscheduled = d.int32("numberMisscheduled")
-	s.DesiredNumberScheduled = d.int32("desiredNumberScheduled")
-	s.NumberReady = d.int32("numberReady")
-	s.ObservedGeneration = d.int64("observedGeneration")
-	s.UpdatedNumberScheduled = d.int32("updatedNumberScheduled")
-	s.NumberAvailable = d.int32("numberAvailable")
-	s.NumberUnavailable = d.int32("numberUnavailable")
+// set sets the field of s whose JSON name is key to n, and reports whether
+// key names one and n fits it.
+func (f statusFields[S]) set(s *S, key []byte, n int64) bool {
+	if string(key) == "observedGeneration" {
+		*f.observedGeneration(s) = n
+		return true
+	}
+	for _, c := range f.counters {
+		if string(key) == c.name {
+			return setInt32(c.field(s), n)
+		}
+	}
+	return false
 }
 
-// The fields the aggregations take from a member's reflected status
-// without encoding/json (flatstatus.go): the generation fields and the
-// counters each fold reads.
+// The generation fields and the kind's own fields, for flatstatus.go.
 
 func (g *federatedGeneration) setField(key []byte, n int64) bool {
 	switch string(key) {
@@ -90,77 +141,17 @@ func (g *federatedGeneration) setField(key []byte, n int64) bool {
 }
 
 func (s *deploymentStatus) setField(key []byte, n int64) bool {
-	switch string(key) {
-	case "observedGeneration":
-		s.ObservedGeneration = n
-		return true
-	case "replicas":
-		return setInt32(&s.Replicas, n)
-	case "updatedReplicas":
-		return setInt32(&s.UpdatedReplicas, n)
-	case "readyReplicas":
-		return setInt32(&s.ReadyReplicas, n)
-	case "availableReplicas":
-		return setInt32(&s.AvailableReplicas, n)
-	case "unavailableReplicas":
-		return setInt32(&s.UnavailableReplicas, n)
-	}
-	return s.federatedGeneration.setField(key, n)
+	return deploymentStatusFields.set(&s.DeploymentStatus, key, n) || s.federatedGeneration.setField(key, n)
 }
 
 func (s *replicaSetStatus) setField(key []byte, n int64) bool {
-	switch string(key) {
-	case "observedGeneration":
-		s.ObservedGeneration = n
-		return true
-	case "replicas":
-		return setInt32(&s.Replicas, n)
-	case "readyReplicas":
-		return setInt32(&s.ReadyReplicas, n)
-	case "availableReplicas":
-		return setInt32(&s.AvailableReplicas, n)
-	}
-	return s.federatedGeneration.setField(key, n)
+	return replicaSetStatusFields.set(&s.ReplicaSetStatus, key, n) || s.federatedGeneration.setField(key, n)
 }
 
 func (s *statefulSetStatus) setField(key []byte, n int64) bool {
-	switch string(key) {
-	case "observedGeneration":
-		s.ObservedGeneration = n
-		return true
-	case "replicas":
-		return setInt32(&s.Replicas, n)
-	case "readyReplicas":
-		return setInt32(&s.ReadyReplicas, n)
-	case "currentReplicas":
-		return setInt32(&s.CurrentReplicas, n)
-	case "updatedReplicas":
-		return setInt32(&s.UpdatedReplicas, n)
-	case "availableReplicas":
-		return setInt32(&s.AvailableReplicas, n)
-	}
-	return s.federatedGeneration.setField(key, n)
+	return statefulSetStatusFields.set(&s.StatefulSetStatus, key, n) || s.federatedGeneration.setField(key, n)
 }
 
 func (s *daemonSetStatus) setField(key []byte, n int64) bool {
-	switch string(key) {
-	case "observedGeneration":
-		s.ObservedGeneration = n
-		return true
-	case "currentNumberScheduled":
-		return setInt32(&s.CurrentNumberScheduled, n)
-	case "numberMisscheduled":
-		return setInt32(&s.NumberMisscheduled, n)
-	case "desiredNumberScheduled":
-		return setInt32(&s.DesiredNumberScheduled, n)
-	case "numberReady":
-		return setInt32(&s.NumberReady, n)
-	case "updatedNumberScheduled":
-		return setInt32(&s.UpdatedNumberScheduled, n)
-	case "numberAvailable":
-		return setInt32(&s.NumberAvailable, n)
-	case "numberUnavailable":
-		return setInt32(&s.NumberUnavailable, n)
-	}
-	return s.federatedGeneration.setField(key, n)
+	return daemonSetStatusFields.set(&s.DaemonSetStatus, key, n) || s.federatedGeneration.setField(key, n)
 }
