@@ -16,15 +16,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiextensions "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/kube/controller"
@@ -38,7 +35,7 @@ var metricsAddress = regexp.MustCompile(`msg="serving metrics" address=(\S+)`)
 // prints for the objects stored there.
 func TestControllerCommand(t *testing.T) {
 	cfg := env.Config(t)
-	installCRD(t, cfg, "../../testdata/crds/apps.kruise.io_clonesets.yaml")
+	env.InstallCRD(t, "../../testdata/crds/apps.kruise.io_clonesets.yaml")
 	kube := kubernetes.NewForConfigOrDie(cfg)
 	dyn := dynamic.NewForConfigOrDie(cfg)
 	for _, ns := range []string{"shop", "karmada-es-eu-ams", "karmada-es-ap-sgp"} {
@@ -153,29 +150,6 @@ func storedWorks(t *testing.T, dyn dynamic.Interface, name string) []map[string]
 		docs = append(docs, string(data))
 	}
 	return works(t, "api server", []byte(strings.Join(docs, "\n")))
-}
-
-// installCRD creates the CustomResourceDefinition of file and waits until it is served.
-func installCRD(t *testing.T, cfg *rest.Config, file string) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-	crd := &apiextensionsv1.CustomResourceDefinition{}
-	require.NoError(t, yaml.Unmarshal(data, crd))
-	api := apiextensions.NewForConfigOrDie(cfg).ApiextensionsV1().CustomResourceDefinitions()
-	if _, err := api.Create(context.Background(), crd, metav1.CreateOptions{}); !apierrors.IsAlreadyExists(err) {
-		require.NoError(t, err)
-	}
-	require.Eventually(t, func() bool {
-		got, err := api.Get(context.Background(), crd.Name, metav1.GetOptions{})
-		require.NoError(t, err)
-		for _, c := range got.Status.Conditions {
-			if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
-				return true
-			}
-		}
-		return false
-	}, 30*time.Second, 20*time.Millisecond)
 }
 
 func httpGet(t *testing.T, url string) string {
