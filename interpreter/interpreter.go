@@ -14,9 +14,9 @@ import (
 //
 // Error contract: Interpret for a (GVK, operation) that HookEnabled
 // reports false for returns an error for which errors.Is(err, ErrNoHook)
-// holds. Interpret never modifies the objects of the request; the objects
-// of the response share no memory with them. The response's Operation is
-// the request's.
+// holds. Unless the request is Owned, Interpret never modifies the objects
+// of the request and the objects of the response share no memory with
+// them. The response's Operation is the request's.
 type Interpreter interface {
 	// HookEnabled reports whether the interpreter answers op for objects of kind gvk.
 	HookEnabled(gvk schema.GroupVersionKind, op Operation) bool

@@ -23,6 +23,14 @@ type Request struct {
 	// Nil (none known) and an empty list differ: a Lua script gets nil
 	// for the one and an empty table for the other, as on Karmada.
 	StatusItems []AggregatedStatusItem
+	// Owned says the caller gives Object and ObservedObject to the call: a
+	// layer may modify them and return them in its result instead of
+	// copying. Callers that decoded or copied the objects themselves may
+	// set it. When false (the default, and always through Typed), no layer
+	// modifies its input and no result shares memory with it. Middleware
+	// and the Registry pass it through; a layer that copies its inputs
+	// anyway (the Lua engine converts them into Lua values) ignores it.
+	Owned bool
 }
 
 // NewRequest returns the request of op on the objects a caller has, as
