@@ -6,10 +6,20 @@ import (
 
 	"github.com/luainterp/luainterp/interpreter"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// aggregateHandler is the AggregateStatus handler of one kind.
-type aggregateHandler = func(*unstructured.Unstructured, []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error)
+// aggregator is the AggregateStatus handler of one kind.
+type aggregator interface {
+	aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error)
+}
+
+// aggregateFunc is an aggregator that calls itself.
+type aggregateFunc func(*unstructured.Unstructured, []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error)
+
+func (f aggregateFunc) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+	return f(obj, items)
+}
 
 // statusAggregation describes the AggregateStatus of a kind T with status S.
 type statusAggregation[T, S any] struct {
@@ -21,37 +31,107 @@ type statusAggregation[T, S any] struct {
 	fold func(*T, []interpreter.AggregatedStatusItem) (S, error)
 	// apply writes the new status into the old one; nil replaces it.
 	apply func(old *S, next S)
+	// counters, for the workloads, are all the fold reads of the status
+	// and all it changes: the template's status is then read and written
+	// in the unstructured object (aggregateDirect).
+	counters *statusFields[S]
+	// rewritten are the status fields whose mere presence makes the new
+	// status differ from the old one (the fold of a DaemonSet leaves them
+	// out, apply puts them back).
+	rewritten []string
 }
 
-// handler returns the AggregateStatus handler: fold the members' statuses
+// aggregate is the AggregateStatus handler: fold the members' statuses
 // and, when the result differs from the old status (deep equality, as
-// Karmada compares them), write it into the typed object and re-encode
-// that; otherwise return the object as it is (docs/builtin.md §2.4). Only the fields
-// fold reads are decoded until a change is known.
-func (a statusAggregation[T, S]) handler() aggregateHandler {
-	return func(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-		view := new(T)
-		if err := fromUnstructured(statusView(obj), view); err != nil {
-			return nil, fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
+// Karmada compares them), return the object with the new status as a
+// typed re-encode gives it; otherwise return the object as it is
+// (docs/builtin.md §2.4). The re-encode is computed from the unstructured
+// object (roundtrip.go); only the fields fold reads are decoded.
+func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+	if a.counters != nil {
+		if out, ok, err := a.aggregateDirect(obj, items); ok {
+			return out, err
 		}
-		next, err := a.fold(view, items)
-		if err != nil {
-			return nil, err
-		}
-		if reflect.DeepEqual(*a.status(view), next) {
-			return obj.DeepCopy(), nil
-		}
-		typed := new(T)
-		if err := toTyped(obj, typed); err != nil {
-			return nil, err
-		}
-		if old := a.status(typed); a.apply != nil {
-			a.apply(old, next)
-		} else {
-			*old = next
-		}
-		return fromTyped(typed)
 	}
+	view := new(T)
+	if err := fromUnstructured(statusView(obj), view); err != nil {
+		return nil, fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
+	}
+	next, err := a.fold(view, items)
+	if err != nil {
+		return nil, err
+	}
+	if reflect.DeepEqual(*a.status(view), next) {
+		return obj.DeepCopy(), nil
+	}
+	// The view's status is the whole object's, decoded alike.
+	status := a.status(view)
+	if a.apply != nil {
+		a.apply(status, next)
+	} else {
+		*status = next
+	}
+	if out, ok := roundTrip[T](obj.Object); ok {
+		if out["status"], err = runtime.DefaultUnstructuredConverter.ToUnstructured(status); err != nil {
+			return nil, fmt.Errorf("encoding the result: %w", err)
+		}
+		return &unstructured.Unstructured{Object: out}, nil
+	}
+	typed := new(T)
+	if err := toTyped(obj, typed); err != nil {
+		return nil, err
+	}
+	*a.status(typed) = *status
+	return fromTyped(typed)
+}
+
+// aggregateDirect is the aggregation of a workload, whose fold reads and
+// changes only the status counters and observedGeneration: those are read
+// from the unstructured template (direct.go) and written into its typed
+// re-encode. It reports false, to decode the typed object instead, when a
+// field it reads is not plain or when the typed decode would fail.
+func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, bool, error) {
+	status, hasStatus := obj.Object["status"]
+	m, isMap := status.(map[string]any)
+	if hasStatus && status != nil && !isMap {
+		return nil, false, nil
+	}
+	view := new(T)
+	d, ds := newDirect(obj.Object), newDirect(m)
+	any(view).(interface{ SetGeneration(int64) }).SetGeneration(d.int64("metadata", "generation"))
+	old := a.status(view)
+	a.counters.read(&ds, old)
+	if !d.ok || !ds.ok {
+		return nil, false, nil
+	}
+	if m != nil {
+		if _, ok := formOf(reflect.TypeFor[S]()).encode(m); !ok {
+			return nil, false, nil // the typed view would not decode as it is
+		}
+	}
+	next, err := a.fold(view, items)
+	if err != nil {
+		return nil, true, err
+	}
+	if a.counters.equal(old, &next) && !present(m, a.rewritten) {
+		return obj.DeepCopy(), true, nil
+	}
+	out, ok := roundTrip[T](obj.Object)
+	if !ok {
+		return nil, false, nil
+	}
+	a.counters.write(out["status"].(map[string]any), &next)
+	return &unstructured.Unstructured{Object: out}, true, nil
+}
+
+// present reports whether m has one of keys with a value other than null.
+func present(m map[string]any, keys []string) bool {
+	for _, k := range keys {
+		if m[k] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // statusView returns the fields of obj an aggregation reads:

@@ -59,7 +59,7 @@ func (*Interpreter) Interpret(_ context.Context, req interpreter.Request) (resp 
 	case interpreter.Retain:
 		resp.Object, err = h.retain(obj, req.ObservedObject)
 	case interpreter.AggregateStatus:
-		resp.Object, err = h.aggregate(obj, req.StatusItems)
+		resp.Object, err = h.aggregate.aggregate(obj, req.StatusItems)
 	case interpreter.InterpretStatus:
 		if h.reflect == nil {
 			resp.Status, err = reflectWholeStatus(obj)

@@ -1,6 +1,10 @@
 package builtin
 
-import appsv1 "k8s.io/api/apps/v1"
+import (
+	"reflect"
+
+	appsv1 "k8s.io/api/apps/v1"
+)
 
 // The fields health and reflection of the workloads read, read directly
 // (direct.go): for health, the generation, spec.replicas and the status
@@ -108,6 +112,36 @@ func (f statusFields[S]) read(d *direct, s *S) {
 	*f.observedGeneration(s) = d.int64("observedGeneration")
 	for _, c := range f.counters {
 		*c.field(s) = d.int32(c.name)
+	}
+}
+
+// equal reports whether a and b hold the same fields.
+func (f statusFields[S]) equal(a, b *S) bool {
+	if *f.observedGeneration(a) != *f.observedGeneration(b) {
+		return false
+	}
+	for _, c := range f.counters {
+		if *c.field(a) != *c.field(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// write writes s's fields into status, an S as a typed re-encode gives it:
+// a zero is left out where the field is omitempty.
+func (f statusFields[S]) write(status map[string]any, s *S) {
+	fields := formOf(reflect.TypeFor[S]()).fields.byName
+	put := func(name string, n int64) {
+		if n == 0 && fields[name].omitempty {
+			delete(status, name)
+		} else {
+			status[name] = n
+		}
+	}
+	put("observedGeneration", *f.observedGeneration(s))
+	for _, c := range f.counters {
+		put(c.name, int64(*c.field(s)))
 	}
 }
 

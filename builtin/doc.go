@@ -44,11 +44,15 @@
 //     Health and reflection of the four workloads read their integer fields
 //     from the map (direct.go) and decode the typed object only when one of
 //     them is not a plain integer, so that it fails as a decode does.
-//     AggregateStatus decodes into the k8s.io/api type, and re-encodes the
-//     whole object with the default converter only when the status
-//     changed, as Karmada does, so the result carries the same artefacts
-//     (selector: null, resources: {}, ...); an unchanged status returns
-//     the object as it was. Pod Retain re-encodes as well.
+//     AggregateStatus returns, when the status changed, the object as
+//     Karmada's typed re-encode gives it, with the same artefacts
+//     (selector: null, resources: {}, ...), computed from the unstructured
+//     object by a form built once per k8s.io/api type (roundtrip.go); the
+//     workloads read and write their status counters in the map directly.
+//     A value the form does not take plainly sends the call to the typed
+//     decode and the default converter, so that it fails, or reads, as it
+//     did. An unchanged status returns the object as it was. Pod Retain
+//     re-encodes the typed Pod.
 //   - Inputs are never modified; a handler that panics on an input no JSON
 //     decoder produces fails with an error instead.
 package builtin

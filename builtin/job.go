@@ -39,7 +39,7 @@ var aggregateJob = statusAggregation[batchv1.Job, batchv1.JobStatus]{
 		}
 		return aggregateJobStatus(job.Status.StartTime, items)
 	},
-}.handler()
+}
 
 func aggregateJobStatus(startTime *metav1.Time, items []interpreter.AggregatedStatusItem) (batchv1.JobStatus, error) {
 	var (
@@ -142,7 +142,7 @@ var aggregateCronJob = statusAggregation[batchv1.CronJob, batchv1.CronJobStatus]
 		})
 		return next, err
 	},
-}.handler()
+}
 
 // later returns the later of two times, ignoring nil ones.
 func later(a, b *metav1.Time) *metav1.Time {

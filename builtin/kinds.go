@@ -17,7 +17,7 @@ type handlers struct {
 	replica    func(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error)
 	revise     func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
 	retain     func(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
-	aggregate  func(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error)
+	aggregate  aggregator
 	reflect    func(obj *unstructured.Unstructured) (*runtime.RawExtension, error)
 	health     func(obj *unstructured.Unstructured) (bool, error)
 	dependency func(obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error)
@@ -76,7 +76,7 @@ var kinds = map[schema.GroupVersionKind]handlers{
 		dependency: podTemplateDependencies("spec", "jobTemplate", "spec", "template", "spec"),
 	},
 	podGVK: {
-		replica: podReplicas, retain: retainPod, aggregate: aggregatePod, health: healthOf(podHealthy),
+		replica: podReplicas, retain: retainPod, aggregate: aggregateFunc(aggregatePod), health: healthOf(podHealthy),
 		dependency: podTemplateDependencies("spec"),
 	},
 	serviceGVK: {

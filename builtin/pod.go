@@ -42,13 +42,16 @@ func retainVolumeMounts(desired, observed []corev1.Container) {
 // new status (docs/builtin.md §3.7). A nil item list re-encodes the template as it is.
 func aggregatePod(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
 	if items == nil {
+		if out, ok := roundTrip[corev1.Pod](obj.Object); ok {
+			return &unstructured.Unstructured{Object: out}, nil
+		}
 		pod := &corev1.Pod{}
 		if err := toTyped(obj, pod); err != nil {
 			return nil, err
 		}
 		return fromTyped(pod)
 	}
-	return aggregatePodStatus(obj, items)
+	return aggregatePodStatus.aggregate(obj, items)
 }
 
 // podPhases are the phases a Pod aggregates to, most significant first.
@@ -75,7 +78,7 @@ var aggregatePodStatus = statusAggregation[corev1.Pod, corev1.PodStatus]{
 		next.Phase = firstOf(podPhases, phases)
 		return next, nil
 	},
-}.handler()
+}
 
 // appendReduced appends each container status reduced to ready and state.
 func appendReduced(to, from []corev1.ContainerStatus) []corev1.ContainerStatus {

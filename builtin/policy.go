@@ -41,7 +41,7 @@ var aggregatePodDisruptionBudget = statusAggregation[policyv1.PodDisruptionBudge
 		})
 		return next, err
 	},
-}.handler()
+}
 
 func podDisruptionBudgetHealthy(pdb *policyv1.PodDisruptionBudget) bool {
 	return pdb.Status.CurrentHealthy >= pdb.Status.DesiredHealthy
@@ -73,4 +73,4 @@ var aggregateHorizontalPodAutoscaler = statusAggregation[autoscalingv2.Horizonta
 		})
 		return next, err
 	},
-}.handler()
+}

@@ -39,7 +39,7 @@ var aggregateService = statusAggregation[corev1.Service, corev1.ServiceStatus]{
 		})
 		return corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: mergeIngress(entries)}}, err
 	},
-}.handler()
+}
 
 // serviceHealthy: a Service that is not a LoadBalancer is healthy; a
 // LoadBalancer one once it has an address.
@@ -58,7 +58,7 @@ var aggregateIngress = statusAggregation[networkingv1.Ingress, networkingv1.Ingr
 		merged := toIngressEntries(mergeIngress(entries))
 		return networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{Ingress: merged}}, err
 	},
-}.handler()
+}
 
 func ingressHealthy(ingress *networkingv1.Ingress) bool {
 	return hasAddress(fromIngressEntries(ingress.Status.LoadBalancer.Ingress))

@@ -27,7 +27,7 @@ var aggregatePersistentVolumeClaim = statusAggregation[corev1.PersistentVolumeCl
 		}
 		return next, nil
 	},
-}.handler()
+}
 
 // persistentVolumePhases are the phases a PersistentVolume aggregates to,
 // most significant first (docs/builtin.md §3.11).
@@ -54,7 +54,7 @@ var aggregatePersistentVolume = statusAggregation[corev1.PersistentVolume, corev
 		}
 		return corev1.PersistentVolumeStatus{Phase: firstOf(persistentVolumePhases, phases)}, nil
 	},
-}.handler()
+}
 
 // firstOf returns the first of ordered that is in set, or the zero value.
 func firstOf[P comparable](ordered []P, set map[P]bool) P {

@@ -128,7 +128,8 @@ var aggregateDeployment = statusAggregation[appsv1.Deployment, appsv1.Deployment
 		next.ObservedGeneration = count.result(len(items), deploy.Generation, deploy.Status.ObservedGeneration)
 		return next, err
 	},
-}.handler()
+	counters: &deploymentStatusFields,
+}
 
 var aggregateReplicaSet = statusAggregation[appsv1.ReplicaSet, appsv1.ReplicaSetStatus]{
 	status: func(rs *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &rs.Status },
@@ -145,7 +146,8 @@ var aggregateReplicaSet = statusAggregation[appsv1.ReplicaSet, appsv1.ReplicaSet
 		next.ObservedGeneration = count.result(len(items), rs.Generation, rs.Status.ObservedGeneration)
 		return next, err
 	},
-}.handler()
+	counters: &replicaSetStatusFields,
+}
 
 // aggregateStatefulSet compares each member's resourceTemplateGeneration
 // with the member's own generation, not the template's (docs/builtin.md §5.1).
@@ -166,7 +168,8 @@ var aggregateStatefulSet = statusAggregation[appsv1.StatefulSet, appsv1.Stateful
 		next.ObservedGeneration = count.result(len(items), sts.Generation, sts.Status.ObservedGeneration)
 		return next, err
 	},
-}.handler()
+	counters: &statefulSetStatusFields,
+}
 
 // aggregateDaemonSet compares the whole old status with one holding only
 // the eight aggregated fields, so a status with conditions is always
@@ -193,7 +196,9 @@ var aggregateDaemonSet = statusAggregation[appsv1.DaemonSet, appsv1.DaemonSetSta
 		next.CollisionCount, next.Conditions = old.CollisionCount, old.Conditions
 		*old = next
 	},
-}.handler()
+	counters:  &daemonSetStatusFields,
+	rewritten: []string{"collisionCount", "conditions"},
+}
 
 func deploymentHealthy(deploy *appsv1.Deployment) bool {
 	s := deploy.Status

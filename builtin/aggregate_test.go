@@ -1,0 +1,198 @@
+package builtin
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/testsuite"
+)
+
+// viaConverter is the aggregation done wholly with the typed object: the
+// view decoded, a changed status set on the typed object, which the
+// converter re-encodes. The handlers must answer exactly as it does.
+func (a statusAggregation[T, S]) viaConverter(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+	view := new(T)
+	if err := fromUnstructured(statusView(obj), view); err != nil {
+		return nil, fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
+	}
+	next, err := a.fold(view, items)
+	if err != nil {
+		return nil, err
+	}
+	if reflect.DeepEqual(*a.status(view), next) {
+		return obj.DeepCopy(), nil
+	}
+	typed := new(T)
+	if err := toTyped(obj, typed); err != nil {
+		return nil, err
+	}
+	if old := a.status(typed); a.apply != nil {
+		a.apply(old, next)
+	} else {
+		*old = next
+	}
+	return fromTyped(typed)
+}
+
+type referenceAggregator interface {
+	aggregator
+	viaConverter(*unstructured.Unstructured, []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error)
+}
+
+// TestAggregateMatchesConverter runs every aggregation on the objects and
+// status items of the test cases, and on workloads with random statuses,
+// and compares it with the aggregation done with the typed object.
+func TestAggregateMatchesConverter(t *testing.T) {
+	at := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
+	now = func() metav1.Time { return metav1.NewTime(at) }
+	t.Cleanup(func() { now = metav1.Now })
+
+	objects := caseObjects(t)
+	itemSets := caseItems(t)
+	rng := rand.New(rand.NewPCG(20261202, 16))
+	for range 300 {
+		objects = append(objects, randomWorkload(rng))
+		itemSets = append(itemSets, randomItems(rng))
+	}
+	for gvk, h := range kinds {
+		a, ok := h.aggregate.(referenceAggregator)
+		if gvk == podGVK {
+			a, ok = aggregatePodStatus, true
+		}
+		if !ok {
+			continue
+		}
+		t.Run(gvk.Kind, func(t *testing.T) {
+			for i, obj := range objects {
+				u := (&unstructured.Unstructured{Object: obj}).DeepCopy()
+				u.SetGroupVersionKind(gvk)
+				items := itemSets[i%len(itemSets)]
+				want, wantErr := a.viaConverter(u, items)
+				got, err := a.aggregate(u, items)
+				if wantErr != nil {
+					require.EqualError(t, err, wantErr.Error())
+					continue
+				}
+				require.NoError(t, err)
+				if !reflect.DeepEqual(want.Object, got.Object) {
+					input, _ := json.Marshal(obj)
+					require.Equal(t, want.Object, got.Object, "object %d: %s", i, input)
+				}
+			}
+		})
+	}
+}
+
+// caseItems returns the status item lists of the test cases.
+func caseItems(tb testing.TB) [][]interpreter.AggregatedStatusItem {
+	tb.Helper()
+	var sets [][]interpreter.AggregatedStatusItem
+	for _, pattern := range []string{"testdata/cases/*.yaml", "../testdata/conformance/native/*.yaml"} {
+		files, err := filepath.Glob(pattern)
+		require.NoError(tb, err)
+		for _, file := range files {
+			cases, err := testsuite.ReadFile(file)
+			require.NoError(tb, err)
+			for _, c := range cases {
+				if c.StatusItems != nil {
+					sets = append(sets, c.StatusItems)
+				}
+			}
+		}
+	}
+	return sets
+}
+
+// workloadFields are the status fields of the four workloads.
+var workloadFields = []string{
+	"observedGeneration", "replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "unavailableReplicas",
+	"currentReplicas", "fullyLabeledReplicas", "currentNumberScheduled", "numberMisscheduled",
+	"desiredNumberScheduled", "numberReady", "updatedNumberScheduled", "numberAvailable", "numberUnavailable",
+}
+
+// randomValue returns a whole number mostly, and now and then something a
+// typed decode treats otherwise.
+func randomValue(rng *rand.Rand) any {
+	switch rng.IntN(12) {
+	case 0:
+		return nil
+	case 1:
+		return float64(rng.IntN(4))
+	case 2:
+		return "3"
+	case 3:
+		return int64(1) << 40
+	}
+	return int64(rng.IntN(4))
+}
+
+// randomWorkload returns a workload with a random status.
+func randomWorkload(rng *rand.Rand) map[string]any {
+	status := map[string]any{}
+	for _, name := range workloadFields {
+		if rng.IntN(3) == 0 {
+			status[name] = randomValue(rng)
+		}
+	}
+	switch rng.IntN(5) {
+	case 0:
+		status["conditions"] = []any{map[string]any{"type": "Available", "status": "True", "lastTransitionTime": "2026-11-30T09:12:44Z"}}
+	case 1:
+		status["conditions"] = []any{}
+	case 2:
+		status["conditions"] = nil
+	}
+	if rng.IntN(4) == 0 {
+		status["collisionCount"] = randomValue(rng)
+	}
+	obj := map[string]any{
+		"metadata": map[string]any{"name": "random", "generation": randomValue(rng)},
+		"spec": map[string]any{
+			"replicas": int64(rng.IntN(5)),
+			"template": map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "c", "resources": map[string]any{"requests": map[string]any{"cpu": "1000m"}}},
+			}}},
+		},
+	}
+	switch rng.IntN(6) {
+	case 0:
+	case 1:
+		obj["status"] = nil
+	case 2:
+		obj["status"] = "ready"
+	default:
+		obj["status"] = status
+	}
+	return obj
+}
+
+// randomItems returns reflected workload statuses, some without status.
+func randomItems(rng *rand.Rand) []interpreter.AggregatedStatusItem {
+	items := make([]interpreter.AggregatedStatusItem, rng.IntN(4))
+	for i := range items {
+		items[i].ClusterName = fmt.Sprintf("member-%d", i)
+		if rng.IntN(5) == 0 {
+			continue
+		}
+		status := map[string]any{"generation": randomValue(rng), "resourceTemplateGeneration": randomValue(rng)}
+		for _, name := range workloadFields {
+			if rng.IntN(2) == 0 {
+				status[name] = randomValue(rng)
+			}
+		}
+		raw, _ := json.Marshal(status)
+		items[i].Status = &runtime.RawExtension{Raw: raw}
+	}
+	return items
+}
