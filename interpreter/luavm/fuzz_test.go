@@ -78,6 +78,11 @@ func FuzzConvert(f *testing.F) {
 		again, err := roundTrip(L, out)
 		require.NoError(t, err)
 		assert.Equal(t, out, again, "not stable")
+		want, err := json.Marshal(out)
+		require.NoError(t, err)
+		text, err := encodeJSON(out)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(text), "encodeJSON is not json.Marshal")
 		if plain(in) && !ambiguousEmpties(in) {
 			assert.Equal(t, in, out)
 		}

@@ -1,7 +1,6 @@
 package luavm
 
 import (
-	"encoding/json"
 	"errors"
 
 	lua "github.com/yuin/gopher-lua"
@@ -30,7 +29,7 @@ func jsonEncode(st *state, L *lua.LState) int {
 	if err != nil {
 		L.ArgError(1, err.Error())
 	}
-	text, err := json.Marshal(v)
+	text, err := encodeJSON(v)
 	if err != nil {
 		L.ArgError(1, err.Error())
 	}

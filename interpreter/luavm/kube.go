@@ -65,18 +65,7 @@ func kubeGetPodDependencies(st *state, L *lua.LState) int {
 		L.Push(lua.LNil)
 		return 1
 	}
-	t := L.CreateTable(len(refs), 0)
-	for _, ref := range refs {
-		r := L.CreateTable(0, 4)
-		r.RawSetString("apiVersion", lua.LString(ref.APIVersion))
-		r.RawSetString("kind", lua.LString(ref.Kind))
-		if ref.Namespace != "" {
-			r.RawSetString("namespace", lua.LString(ref.Namespace))
-		}
-		r.RawSetString("name", lua.LString(ref.Name))
-		t.Append(r)
-	}
-	L.Push(t)
+	L.Push(st.referencesTable(refs))
 	return 1
 }
 

@@ -66,6 +66,10 @@ func (e *lazyEntry) fields() map[string]any {
 		m := requirementsMap(src)
 		e.src = m
 		return m
+	case *interpreter.DependentObjectReference:
+		m := referenceMap(src)
+		e.src = m
+		return m
 	case members:
 		m := make(map[string]any, len(src))
 		for name, v := range src {
@@ -93,7 +97,9 @@ func (e *lazyEntry) empty() bool {
 }
 
 // lazySource is a map[string]any, typed requirements
-// (*interpreter.ReplicaRequirements), or the members of a library or module.
+// (*interpreter.ReplicaRequirements), a typed reference
+// (*interpreter.DependentObjectReference, references.go), or the members
+// of a library or module.
 type lazySource any
 
 // value converts a Go value for a call: maps lazily, the rest as toLua does.
@@ -178,11 +184,14 @@ func (st *state) field(e *lazyEntry, key string) lua.LValue {
 	if v, ok := e.overlay[key]; ok {
 		return v
 	}
-	if ms, ok := e.src.(members); ok {
-		if v, ok := ms[key]; ok {
+	switch src := e.src.(type) {
+	case members:
+		if v, ok := src[key]; ok {
 			return v
 		}
 		return lua.LNil
+	case *interpreter.DependentObjectReference:
+		return referenceField(src, key)
 	}
 	v, ok := e.fields()[key]
 	if !ok {

@@ -214,6 +214,14 @@ func componentsResult(lazy *lazyTables, v lua.LValue) ([]interpreter.Component, 
 }
 
 func dependenciesResult(lazy *lazyTables, v lua.LValue) ([]interpreter.DependentObjectReference, error) {
+	if refs, ok := untouchedReferences(lazy, v); ok {
+		for i, r := range refs {
+			if err := checkReference(r); err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+		}
+		return refs, nil
+	}
 	items, err := listOf(lazy, v)
 	if items == nil || err != nil {
 		return nil, err
@@ -282,7 +290,7 @@ func statusResult(lazy *lazyTables, v lua.LValue) (*runtime.RawExtension, error)
 	if m == nil || err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(m)
+	raw, err := encodeJSON(m)
 	if err != nil {
 		return nil, err
 	}
