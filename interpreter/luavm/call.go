@@ -71,9 +71,7 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 	L.SetContext(cc)
 	st.print, st.printed, st.limit, st.limitMessage = e.printSink(ctx), 0, nil, ""
 	st.lazy.limits = convLimits{maxBytes: int(e.cfg.budget), call: cc}
-	chunk := L.NewFunctionFromProto(s.proto)
-	chunk.Env = st.newEnv()
-	L.Push(chunk)
+	L.Push(st.chunk(s))
 	L.Push(st.concat)
 	if s.cover != nil {
 		L.Push(s.cover.counter(L))
@@ -97,6 +95,19 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 		return scriptError(s, op, st.returnLine, err)
 	}
 	return nil
+}
+
+// chunk returns s's chunk as a function of the call's globals. The state
+// keeps the function of its last script: a script cannot reach the
+// function its chunk runs as (nor change it: setfenv is not in the
+// sandbox), and a chunk has no upvalues, so one function serves every
+// call of the script.
+func (st *state) chunk(s *Script) *lua.LFunction {
+	if st.lastChunk == nil || st.lastChunk.Proto != s.proto {
+		st.lastChunk = st.L.NewFunctionFromProto(s.proto)
+	}
+	st.lastChunk.Env = st.newEnv()
+	return st.lastChunk
 }
 
 // finish drops what the call left on the state, so it can be reused and

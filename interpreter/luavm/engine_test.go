@@ -56,6 +56,18 @@ end`},
   _G[1], _G[true] = "one", "yes"
   return fresh
 end`},
+		{"globals written raw", `function InterpretHealth(obj)
+  local fresh = _G[1] == nil and _G[2] == nil
+  table.insert(_G, "one")
+  table.insert(_G, 2, "two")
+  return fresh and _G[2] == "two"
+end`},
+		{"globals removed and set again", `function InterpretHealth(obj)
+  local fresh = again == nil and type ~= nil
+  for i = 1, 1000 do again = i; again = nil end
+  again, type = 1, nil
+  return fresh
+end`},
 		{"unset builtins", `function InterpretHealth(obj)
   local fresh = type(pairs) == "function" and string ~= nil
   pairs, string = nil, nil
@@ -105,6 +117,12 @@ func TestGlobalsTable(t *testing.T) {
 	})
 	t.Run("replaced after a key that is not a name", func(t *testing.T) {
 		assert.Nil(t, run(t, "_G[1] = true").env)
+	})
+	t.Run("replaced after a raw write", func(t *testing.T) {
+		assert.Nil(t, run(t, `table.insert(_G, true)`).env)
+	})
+	t.Run("replaced after many names put again", func(t *testing.T) {
+		assert.Nil(t, run(t, `for i = 1, 1000 do x = i; x = nil end`).env)
 	})
 }
 

@@ -11,6 +11,9 @@ import (
 // every key it ever held, even once the key is removed.
 const maxEnvNames = 64
 
+// maxEnvPuts bounds the names noted for emptying the globals of one call.
+const maxEnvPuts = 4 * maxEnvNames
+
 // newEnv returns fresh globals for one call. They start empty and fill in
 // on first use (lookupGlobal), so a call pays only for the names it reads,
 // and nothing a script sets or changes outlives its call: clearEnv empties
@@ -26,7 +29,10 @@ func (st *state) newEnv() *lua.LTable {
 }
 
 // clearEnv empties the globals of the call that ended, or drops them when
-// they have held too many names, or a key that is not a name.
+// they have held too many names, or a key that is not a name. Every name
+// a call puts into them goes through lookupGlobal or setGlobal, which note
+// it in envKeys; the one raw write a script can make (table.insert on _G)
+// spends the table.
 func (st *state) clearEnv() {
 	if st.env == nil {
 		return
@@ -34,17 +40,15 @@ func (st *state) clearEnv() {
 	if st.envSpent {
 		st.env, st.envSpent = nil, false
 		clear(st.envNames)
+		clear(st.envKeys)
+		st.envKeys = st.envKeys[:0]
 		return
 	}
-	keys := st.envKeys[:0]
-	for k, _ := st.env.Next(lua.LNil); k != lua.LNil; k, _ = st.env.Next(k) {
-		keys = append(keys, k)
+	for _, name := range st.envKeys {
+		st.env.RawSetString(name, lua.LNil)
 	}
-	for _, k := range keys {
-		st.env.RawSet(k, lua.LNil)
-	}
-	clear(keys)
-	st.envKeys = keys[:0]
+	clear(st.envKeys)
+	st.envKeys = st.envKeys[:0]
 }
 
 // lookupGlobal is the __index of a call's globals: on the first read of a
@@ -68,6 +72,7 @@ func (st *state) lookupGlobal(L *lua.LState) int {
 		v = env
 	}
 	env.RawSetString(string(name), v)
+	st.notePut(string(name))
 	L.Push(v)
 	return 1
 }
@@ -80,10 +85,23 @@ func (st *state) setGlobal(L *lua.LState) int {
 	name, isName := key.(lua.LString)
 	if isName {
 		st.touched |= st.globals[string(name)].bit
+		st.notePut(string(name))
 	}
 	st.noteEnvKey(string(name), isName)
 	L.RawSet(env, key, L.Get(3))
 	return 0
+}
+
+// notePut notes a name the call put into the globals, for clearEnv; past
+// maxEnvPuts (a name set again after it was removed counts again), the
+// globals are spent instead.
+func (st *state) notePut(name string) {
+	if len(st.envKeys) == maxEnvPuts {
+		st.envSpent = true
+	}
+	if !st.envSpent {
+		st.envKeys = append(st.envKeys, name)
+	}
 }
 
 // noteEnvKey counts the names set in the globals, up to maxEnvNames, and

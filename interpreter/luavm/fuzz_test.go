@@ -83,10 +83,34 @@ func FuzzConvert(f *testing.F) {
 		text, err := encodeJSON(out)
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(text), "encodeJSON is not json.Marshal")
+		checkPlainJSON(t, L, in)
 		if plain(in) && !ambiguousEmpties(in) {
 			assert.Equal(t, in, out)
 		}
 	})
+}
+
+// checkPlainJSON checks that plainObjectJSON, when it writes v as Lua
+// holds it, writes the text of its conversion as a status.
+func checkPlainJSON(t *testing.T, L *lua.LState, v any) {
+	t.Helper()
+	lv, err := toLua(L, v)
+	if err != nil {
+		return
+	}
+	table, ok := lv.(*lua.LTable)
+	if !ok {
+		return
+	}
+	text, ok := plainObjectJSON(nil, table)
+	if !ok {
+		return
+	}
+	m, err := objectOf(nil, table, nil)
+	require.NoError(t, err)
+	want, err := json.Marshal(m)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(text), "plainObjectJSON is not the conversion")
 }
 
 // plain reports whether v holds no null and only numbers a Lua number

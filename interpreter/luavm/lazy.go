@@ -37,6 +37,8 @@ type lazyTables struct {
 	free    []*lazyEntry               // entries of past calls, for reuse
 	limits  convLimits                 // of the call's conversions back to Go
 	proxies proxies                    // of status items (proxy.go)
+	// plainFields is plainObjectJSON's scratch, kept for the next call.
+	plainFields []plainField
 }
 
 // lazyEntry is what one lazy table holds.
@@ -276,6 +278,20 @@ func (st *state) materializing(fn lua.LGFunction) lua.LGFunction {
 	return func(L *lua.LState) int {
 		if t, ok := L.Get(1).(*lua.LTable); ok {
 			st.materialize(t)
+		}
+		return fn(L)
+	}
+}
+
+// writingRaw wraps a function that writes its first argument raw: a lazy
+// table is filled in first, and the globals are spent (see clearEnv).
+func (st *state) writingRaw(fn lua.LGFunction) lua.LGFunction {
+	return func(L *lua.LState) int {
+		if t, ok := L.Get(1).(*lua.LTable); ok {
+			st.materialize(t)
+			if t == st.env {
+				st.envSpent = true
+			}
 		}
 		return fn(L)
 	}

@@ -286,6 +286,11 @@ func checkReference(r interpreter.DependentObjectReference) error {
 }
 
 func statusResult(lazy *lazyTables, v lua.LValue) (*runtime.RawExtension, error) {
+	if t, ok := v.(*lua.LTable); ok {
+		if raw, ok := plainObjectJSON(lazy, t); ok {
+			return &runtime.RawExtension{Raw: raw}, nil
+		}
+	}
 	m, err := optionalObject(lazy, v)
 	if m == nil || err != nil {
 		return nil, err

@@ -66,7 +66,9 @@ type state struct {
 	env      *lua.LTable
 	envNames map[string]struct{} // the names scripts have set in env
 	envSpent bool                // too many names, or a key that is not a name
-	envKeys  []lua.LValue        // for emptying env
+	envKeys  []string            // the names the call put into env, for emptying it
+
+	lastChunk *lua.LFunction // of the last script run (see chunk)
 
 	ctx     *callContext  // what the calls run under (see callContext)
 	watch   watch         // the watchdog's view of the running call
@@ -118,7 +120,7 @@ func newState(cfg *config) *state {
 	})
 	st.libs["table"] = tbl.with(members{
 		"concat": fn(bounds.TableConcat),
-		"insert": fn(st.materializing(gfunc(tbl["insert"]))),
+		"insert": fn(st.writingRaw(gfunc(tbl["insert"]))),
 	})
 	st.libs["math"] = math
 	st.libs["os"] = members{
