@@ -3,11 +3,13 @@
 //
 // It starts the real binary (`luainterp serve --tls-cert … --tls-key …`,
 // the built-in handlers, no customizations) and itself as a floor server
-// (benchserve -floor): a net/http server that reads the same
-// ResourceInterpreterContext request, decodes it with encoding/json
-// (the object into a map[string]any) and writes a fixed response. Both
-// use the test certificate of webhook/testdata/tls and the HTTP server
-// timeouts serve sets.
+// (benchserve -floor): the net/http handler of internal/floor, which reads
+// the same ResourceInterpreterContext request, decodes all of it with
+// encoding/json (the object into a map[string]any) and writes a fixed
+// response: the webhook's own answer to the request, asked once before
+// measuring, so that both write the same bytes. Both use the test
+// certificate of webhook/testdata/tls, TLS 1.2 or later, and the HTTP
+// server timeouts serve sets.
 //
 // At each concurrency (-concurrency 1,8,32) it sends -requests requests to
 // each server, in -rounds interleaved rounds (floor, webhook, floor, …) so

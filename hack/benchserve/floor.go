@@ -2,58 +2,28 @@ package main
 
 import (
 	"crypto/tls"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
-	"github.com/luainterp/luainterp/webhook"
+	"github.com/luainterp/luainterp/internal/floor"
 )
 
-// floorContext is the request as the floor decodes it: the
-// ResourceInterpreterContext's fields, the object as a generic map.
-type floorContext struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Request    *struct {
-		UID  string `json:"uid"`
-		Kind struct {
-			Group   string `json:"group"`
-			Version string `json:"version"`
-			Kind    string `json:"kind"`
-		} `json:"kind"`
-		Name      string         `json:"name"`
-		Namespace string         `json:"namespace"`
-		Operation string         `json:"operation"`
-		Object    map[string]any `json:"object"`
-		Replicas  *int32         `json:"replicas"`
-	} `json:"request"`
-}
-
-// floorHandler decodes the request and writes a fixed successful
-// response with the request's uid: the least a webhook does.
-func floorHandler(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 3<<20))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	var review floorContext
-	if err := json.Unmarshal(body, &review); err != nil || review.Request == nil || review.APIVersion != webhook.APIVersion {
-		http.Error(w, "not a ResourceInterpreterContext request", http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", webhook.ContentType)
-	uid, _ := json.Marshal(review.Request.UID)
-	_, _ = fmt.Fprintf(w, `{"apiVersion":%q,"kind":%q,"response":{"uid":%s,"successful":true,"replicas":6}}`,
-		webhook.APIVersion, webhook.ContextKind, uid)
-}
-
-// serveFloor serves floorHandler over TLS on o.addr, with the server
-// timeouts of serve, and prints its address.
+// serveFloor serves the floor over TLS on o.addr, with the TLS version
+// and HTTP server timeouts of serve, answering what the file o.answer
+// holds (the webhook's answer to the request of uid requestUID), and
+// prints its address.
 func serveFloor(o options) error {
+	answer, err := os.ReadFile(o.answer)
+	if err != nil {
+		return err
+	}
+	template, err := floor.NewTemplate(answer, requestUID)
+	if err != nil {
+		return err
+	}
 	cert, err := tls.LoadX509KeyPair(o.tlsDir+"/tls.crt", o.tlsDir+"/tls.key")
 	if err != nil {
 		return err
@@ -63,7 +33,7 @@ func serveFloor(o options) error {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           http.HandlerFunc(floorHandler),
+		Handler:           floor.Handler(template),
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,

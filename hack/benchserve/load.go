@@ -67,7 +67,7 @@ func (t *target) load(n, concurrency int) (loadResult, error) {
 		wg.Go(func() {
 			for i := range next {
 				began := time.Now()
-				if err := t.post(); err != nil {
+				if _, err := t.post(); err != nil {
 					failOnce.Do(func() { failure = err })
 					return
 				}
@@ -83,19 +83,20 @@ func (t *target) load(n, concurrency int) (loadResult, error) {
 	return loadResult{latencies: latencies, elapsed: elapsed, cpu: t.proc.cpu() - cpu}, nil
 }
 
-// post sends the request once and reads the whole answer.
-func (t *target) post() error {
+// post sends the request once and returns the whole answer, failing for
+// one that is not a success.
+func (t *target) post() ([]byte, error) {
 	resp, err := t.client.Post(t.url, "application/json", bytes.NewReader(t.body))
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.name, err)
+		return nil, fmt.Errorf("%s: %w", t.name, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("%s: reading the answer: %w", t.name, err)
+		return nil, fmt.Errorf("%s: reading the answer: %w", t.name, err)
 	}
 	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`"successful":true`)) {
-		return fmt.Errorf("%s: HTTP %d: %s", t.name, resp.StatusCode, body)
+		return nil, fmt.Errorf("%s: HTTP %d: %s", t.name, resp.StatusCode, body)
 	}
-	return nil
+	return body, nil
 }

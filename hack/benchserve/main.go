@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +28,7 @@ type options struct {
 	concurrency []int
 	floor       bool
 	addr        string
+	answer      string
 }
 
 func main() {
@@ -57,6 +59,7 @@ func parseFlags(args []string) (options, error) {
 	levels := f.String("concurrency", "1,8,32", "the numbers of requests in flight, comma-separated")
 	f.BoolVar(&o.floor, "floor", false, "serve the floor on -addr and print its address (used by benchserve itself)")
 	f.StringVar(&o.addr, "addr", "127.0.0.1:0", "the floor's address with -floor")
+	f.StringVar(&o.answer, "answer", "", "the file of the answer the floor gives, with -floor")
 	if err := f.Parse(args); err != nil {
 		return o, err
 	}
@@ -87,22 +90,33 @@ func run(o options) error {
 		return fmt.Errorf("starting %s serve: %w", o.bin, err)
 	}
 	defer webhook.stop()
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	floor, err := start(ctx, self, []string{"-floor", "-tls-dir", o.tlsDir}, addressLine)
-	if err != nil {
-		return fmt.Errorf("starting the floor: %w", err)
-	}
-	defer floor.stop()
 	client, err := newClient(o.tlsDir+"/ca.crt", slices.Max(o.concurrency))
 	if err != nil {
 		return err
 	}
+	webhookTarget := &target{proc: webhook, name: "webhook", url: "https://" + webhook.addr + "/", client: client, body: body}
+	answer, err := webhookTarget.post()
+	if err != nil {
+		return err
+	}
+	// The floor answers what the webhook does, so that both write the same.
+	answerFile := filepath.Join(os.TempDir(), fmt.Sprintf("benchserve-answer-%d.json", os.Getpid()))
+	if err := os.WriteFile(answerFile, answer, 0o600); err != nil {
+		return err
+	}
+	defer os.Remove(answerFile)
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	floor, err := start(ctx, self, []string{"-floor", "-tls-dir", o.tlsDir, "-answer", answerFile}, addressLine)
+	if err != nil {
+		return fmt.Errorf("starting the floor: %w", err)
+	}
+	defer floor.stop()
 	targets := []*target{
 		{proc: floor, name: "floor", url: "https://" + floor.addr + "/", client: client, body: body},
-		{proc: webhook, name: "webhook", url: "https://" + webhook.addr + "/", client: client, body: body},
+		webhookTarget,
 	}
 	fmt.Printf("%s of %s, %d requests per server and concurrency in %d interleaved rounds, TLS on 127.0.0.1\n",
 		o.operation, o.object, o.requests, o.rounds)

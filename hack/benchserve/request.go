@@ -12,6 +12,9 @@ import (
 	"github.com/luainterp/luainterp/webhook"
 )
 
+// requestUID is the uid of every request sent.
+const requestUID = "bench-1"
+
 // requestBody returns the ResourceInterpreterContext a control plane
 // sends to ask operation about the one object of the manifest file.
 func requestBody(file, operation string) ([]byte, error) {
@@ -33,7 +36,7 @@ func requestBody(file, operation string) ([]byte, error) {
 	}
 	u := &unstructured.Unstructured{Object: obj.Object}
 	req := interpreter.Request{Operation: op, Object: u, ObservedObject: u, DesiredReplicas: 3}
-	wire, err := webhook.EncodeRequest("bench-1", req)
+	wire, err := webhook.EncodeRequest(requestUID, req)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/internal/floor"
 	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/webhook"
@@ -22,7 +23,9 @@ import (
 // network: decoding, running the interpreter, patching, encoding. The
 // widget requests measure the handler around a trivial interpreter, the
 // Deployment ones the built-in handlers on the realistic Deployment of
-// the builtin benchmarks, as `make bench-serve` asks serve.
+// the builtin benchmarks, as `make bench-serve` asks serve. Each has a
+// floor/ beside it: the bare net/http handler of internal/floor, which
+// decodes the same request and writes the handler's answer.
 func BenchmarkHandler(b *testing.B) {
 	widgets := New(widget.Interpreter{})
 	builtins := New(interpreter.NewRegistry().Set(interpreter.LayerBuiltin, builtin.New()))
@@ -42,16 +45,34 @@ func BenchmarkHandler(b *testing.B) {
 		b.Run(r.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(r.body))
-				req.Header.Set("Content-Type", "application/json")
-				rec := httptest.NewRecorder()
-				r.h.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"successful":true`) {
-					b.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
-				}
+				benchPost(b, r.h, r.body)
 			}
 		})
 	}
+	for _, r := range requests {
+		b.Run("floor/"+r.name, func(b *testing.B) {
+			template, err := floor.NewTemplate(benchPost(b, r.h, r.body), "u-1")
+			require.NoError(b, err)
+			h := floor.Handler(template)
+			b.ReportAllocs()
+			for b.Loop() {
+				benchPost(b, h, r.body)
+			}
+		})
+	}
+}
+
+// benchPost POSTs body to h and returns its answer, failing unless it is
+// a success.
+func benchPost(b *testing.B, h http.Handler, body string) []byte {
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"successful":true`) {
+		b.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
+	}
+	return rec.Body.Bytes()
 }
 
 // benchDeployment reads the realistic Deployment of the builtin benchmarks.
