@@ -73,9 +73,13 @@ func EncodeRequest(uid string, req interpreter.Request) (*ResourceInterpreterReq
 // Problems are *FieldErrors naming the field. An object without apiVersion
 // and kind takes them from r.Kind; one whose kind differs from r.Kind is
 // an error.
-func (r *ResourceInterpreterRequest) Decode() (interpreter.Request, error) {
+func (r *ResourceInterpreterRequest) Decode() (interpreter.Request, error) { return r.decode(true) }
+
+// decode is Decode, checking the status items' statuses when
+// checkStatuses is set (DecodeRequestBody has checked them already).
+func (r *ResourceInterpreterRequest) decode(checkStatuses bool) (interpreter.Request, error) {
 	for i, item := range r.AggregatedStatus {
-		if item.Status != nil && len(item.Status.Raw) > 0 {
+		if checkStatuses && item.Status != nil && len(item.Status.Raw) > 0 {
 			var status any
 			if err := DecodeStrict(item.Status.Raw, &status); err != nil {
 				return interpreter.Request{Operation: r.Operation}, &FieldError{Field: fmt.Sprintf("request.aggregatedStatus[%d].status", i), Err: err}

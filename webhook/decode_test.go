@@ -62,6 +62,32 @@ var decodeBodies = []struct {
 	{"another apiVersion", strings.Replace(inContext(`{"uid":"u","operation":"InterpretReplica","object":`+widgetJSON+`}`), "v1alpha1", "v1", 1), false, false},
 	{"no request", `{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext"}`, false, false},
 	{"not JSON", `{"apiVersion":`, false, false},
+	{"escapes", inContext(`{"uid":"u\"1\u00e9\ud83d\ude00","operation":"InterpretReplica","object":` +
+		strings.Replace(widgetJSON, `"replicas":3`, `"replicas":3,"s":"a\\b\/c\n\t\u0041 \ud800 \udc00x \ud800\u0041","k\u0065y":1`, 1) + `}`), true, true},
+	{"white space everywhere", " \n" + strings.ReplaceAll(inContext(`{"uid":"u","operation":"InterpretReplica","object":`+widgetJSON+`,"replicas":0}`), ",", " ,\t ") + "\r\n", true, true},
+	{"the request's kind and names", inContext(`{"uid":"u","kind":{"group":"example.io","version":"v1","kind":"Widget"},"name":"w","namespace":"ns",
+		"operation":"interpretreplica","object":` + widgetJSON + `,"observedObject":null,"replicas":null,"aggregatedStatus":null}`), true, true},
+	{"every status item field", inContext(`{"uid":"u","operation":"AggregateStatus","object":` + widgetJSON +
+		`,"aggregatedStatus":[{"clusterName":"m1","status":{"a":[1,{"b":null}],"c":"\u0041"},"applied":false,"appliedMessage":"m","health":"Healthy"},
+		{"clusterName":"m2","status":"odd"},{"clusterName":"m3"}]}`), true, true},
+	{"no status items", inContext(`{"uid":"u","operation":"AggregateStatus","object":` + widgetJSON + `,"aggregatedStatus":[]}`), true, true},
+	{"a null status", inContext(`{"uid":"u","operation":"AggregateStatus","object":` + widgetJSON + `,"aggregatedStatus":[{"clusterName":"m1","status":null}]}`), false, true},
+	{"a status number out of range", inContext(`{"uid":"u","operation":"AggregateStatus","object":` + widgetJSON + `,"aggregatedStatus":[{"status":{"n":1e999}}]}`), false, false},
+	{"a field the protocol does not have", inContext(`{"uid":"u","operation":"InterpretReplica","object":` + widgetJSON + `,"extra":1}`), false, true},
+	{"a response", `{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","response":{"uid":"u"},"request":` +
+		`{"uid":"u","operation":"InterpretReplica","object":` + widgetJSON + `}}`, false, true},
+	{"an escaped field name", inContext(`{"\u0075id":"u","operation":"InterpretReplica","object":` + widgetJSON + `}`), false, true},
+	{"a null uid", inContext(`{"uid":null,"operation":"InterpretReplica","object":` + widgetJSON + `}`), false, false},
+	{"replicas not whole", inContext(`{"uid":"u","operation":"ReviseReplica","object":` + widgetJSON + `,"replicas":1e1}`), false, false},
+	{"replicas past int32", inContext(`{"uid":"u","operation":"ReviseReplica","object":` + widgetJSON + `,"replicas":2147483648}`), false, false},
+	{"a number out of range", inContext(`{"uid":"u","operation":"InterpretReplica","object":` + strings.Replace(widgetJSON, `"replicas":3`, `"replicas":-1e400`, 1) + `}`), false, false},
+	{"a control character in a string", inContext(`{"uid":"u","operation":"InterpretReplica","object":` + strings.Replace(widgetJSON, `"w"`, "\"w\x01\"", 1) + `}`), false, false},
+	{"a bad escape", inContext(`{"uid":"u","operation":"InterpretReplica","object":` + strings.Replace(widgetJSON, `"w"`, `"\x"`, 1) + `}`), false, false},
+	{"a leading zero", inContext(`{"uid":"u","operation":"InterpretReplica","object":` + strings.Replace(widgetJSON, `"replicas":3`, `"replicas":03`, 1) + `}`), false, false},
+	{"a trailing comma", inContext(`{"uid":"u","operation":"InterpretReplica","object":` + strings.Replace(widgetJSON, `"replicas":3`, `"replicas":3,`, 1) + `}`), false, false},
+	{"text after the context", inContext(`{"uid":"u","operation":"InterpretReplica","object":`+widgetJSON+`}`) + ` {}`, false, false},
+	{"nested too deep", inContext(`{"uid":"u","operation":"InterpretReplica","object":` + strings.Replace(widgetJSON, `"replicas":3`,
+		`"deep":`+strings.Repeat("[", 10001)+strings.Repeat("]", 10001), 1) + `}`), false, false},
 }
 
 func TestDecodeRequestBody(t *testing.T) {
