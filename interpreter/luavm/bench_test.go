@@ -207,7 +207,7 @@ func BenchmarkOperation(b *testing.B) {
 			// Every call compiles the script past the cache.
 			b.ReportAllocs()
 			for b.Loop() {
-				c, err := compile(bo.script, false)
+				c, err := compile(bo.script, false, true)
 				if err == nil {
 					err = bo.call(ctx, e.Hook(&Script{name: s.name, proto: c.proto}))
 				}

@@ -52,7 +52,7 @@ type scriptCache struct {
 // reuse the bytecode) and returns it as a Script named name. A syntax error
 // is an *interpreter.ScriptError with the line.
 func (e *Engine) Compile(name, source string) (*Script, error) {
-	c, err := e.cache.get(source, e.cfg.coverage != nil)
+	c, err := e.cache.get(source, e.cfg.coverage != nil, !e.cfg.asWritten)
 	if err != nil {
 		var se *interpreter.ScriptError
 		if errors.As(err, &se) {
@@ -67,14 +67,14 @@ func (e *Engine) Compile(name, source string) (*Script, error) {
 	return s, nil
 }
 
-func (c *scriptCache) get(source string, cover bool) (*compiled, error) {
+func (c *scriptCache) get(source string, cover, hoist bool) (*compiled, error) {
 	c.mu.Lock()
 	entry, ok := c.entries[source]
 	c.mu.Unlock()
 	if ok {
 		return entry, nil
 	}
-	entry, err := compile(source, cover)
+	entry, err := compile(source, cover, hoist)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +87,12 @@ func (c *scriptCache) get(source string, cover bool) (*compiled, error) {
 	return entry, nil
 }
 
-// compile parses source, rewrites it (see luafix.Rewrite) and compiles it to bytecode.
-func compile(source string, cover bool) (entry *compiled, err error) {
+// compile parses source, rewrites it (see luafix.Rewrite) and compiles it
+// to bytecode. With hoist and without coverage, the chain reads it
+// repeats are hoisted first (luafix.Hoist); should that chunk not
+// compile, the script is compiled as written, which reports the error if
+// it has one.
+func compile(source string, cover, hoist bool) (*compiled, error) {
 	if len(source) > MaxSourceSize {
 		return nil, &interpreter.ScriptError{Err: fmt.Errorf("script is %d bytes, more than the %d allowed", len(source), MaxSourceSize)}
 	}
@@ -96,6 +100,19 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 	if err := luafix.CheckNesting(source); errors.As(err, &nesting) {
 		return nil, &interpreter.ScriptError{Line: nesting.Line, Source: sourceLine(source, nesting.Line), Err: err}
 	}
+	if hoist && !cover {
+		entry, hoisted, err := build(source, false, true)
+		if err == nil || hoisted == 0 {
+			return entry, err
+		}
+	}
+	entry, _, err := build(source, cover, false)
+	return entry, err
+}
+
+// build is compile once checked, with hoisting or without; it returns
+// how many chains it hoisted.
+func build(source string, cover, hoist bool) (entry *compiled, hoisted int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			entry, err = nil, &interpreter.ScriptError{Err: fmt.Errorf("compiling the script: %v", r)}
@@ -105,23 +122,26 @@ func compile(source string, cover bool) (entry *compiled, err error) {
 	if err != nil {
 		se := syntaxError(err)
 		se.Source = sourceLine(source, se.Line)
-		return nil, se
+		return nil, 0, se
+	}
+	if hoist {
+		chunk, hoisted = luafix.Hoist(chunk)
 	}
 	returns := map[string]int{}
 	chunk, lines, branches, err := luafix.Rewrite(chunk, luafix.Options{Cover: cover, Results: resultFunctions, Returns: returns})
 	var limit *luafix.LimitError
 	if errors.As(err, &limit) {
-		return nil, &interpreter.ScriptError{Line: limit.Line, Source: sourceLine(source, limit.Line), Err: err}
+		return nil, hoisted, &interpreter.ScriptError{Line: limit.Line, Source: sourceLine(source, limit.Line), Err: err}
 	}
 	proto, err := lua.Compile(chunk, chunkName)
 	if err != nil {
 		var ce *lua.CompileError
 		if errors.As(err, &ce) {
-			return nil, &interpreter.ScriptError{Line: ce.Line, Source: sourceLine(source, ce.Line), Err: errors.New(ce.Message)}
+			return nil, hoisted, &interpreter.ScriptError{Line: ce.Line, Source: sourceLine(source, ce.Line), Err: errors.New(ce.Message)}
 		}
-		return nil, &interpreter.ScriptError{Err: err}
+		return nil, hoisted, &interpreter.ScriptError{Err: err}
 	}
-	return &compiled{proto: proto, lines: lines, branches: branches, returns: returns}, nil
+	return &compiled{proto: proto, lines: lines, branches: branches, returns: returns}, hoisted, nil
 }
 
 func syntaxError(err error) *interpreter.ScriptError {

@@ -32,7 +32,7 @@ type karmadaStyle struct {
 // call runs op's function of the script with args and decodes its results
 // into results, which are pointers (nil to skip one).
 func (k karmadaStyle) call(ctx context.Context, op interpreter.Operation, args []any, refs *emptyRefs, results ...any) error {
-	c, err := compile(k.script, false)
+	c, err := compile(k.script, false, true)
 	if err != nil {
 		return err
 	}

@@ -488,7 +488,7 @@ func BenchmarkCompileConstants(b *testing.B) {
 	source := manyConstants(2040)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := compile(source, false); err != nil {
+		if _, err := compile(source, false, true); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -24,6 +24,7 @@ type config struct {
 	coverage    *Coverage
 	modules     map[string]map[string]any // WithModule
 	ceiling     uint64                    // WithHeapCeiling; 0 for the default
+	asWritten   bool                      // compile without hoisting chains (tests compare)
 }
 
 func defaultConfig() config {

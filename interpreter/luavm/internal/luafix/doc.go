@@ -31,6 +31,11 @@
 //   - The nesting check (nesting.go: CheckNesting). gopher-lua's parser
 //     and compiler recurse once per bracket level with no bound; C Lua
 //     limits syntax levels to 200, and so does this scan, before parsing.
+//   - Hoisting (hoist.go: Hoist). gopher-lua reads a table at every
+//     spelling of a chain, and Karmada-style scripts spell
+//     statusItems[i].status.x at every use; a chain read again is read
+//     once into a hidden local until anything could change it. Not a
+//     workaround but an optimisation, in the same place as the rewriter.
 //   - ipairs (ipairs.go: Ipairs). gopher-lua's allocates two boxed numbers
 //     per element, half of all the allocations of a status aggregation
 //     over a large fleet; this one pushes numbers made once.

@@ -1,0 +1,47 @@
+package luavm
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// TestCompileFallsBackToTheScriptAsWritten gives the engine a script whose
+// hoisted chains take it past gopher-lua's 200 registers: compiled
+// hoisted it fails, so the engine compiles it as written, and it runs.
+func TestCompileFallsBackToTheScriptAsWritten(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("function GetReplicas(obj)\n")
+	names := make([]string, 196)
+	for i := range names {
+		names[i] = fmt.Sprintf("v%d", i)
+	}
+	fmt.Fprintf(&src, "  local %s = 0\n", strings.Join(names, ", "))
+	for i := range 8 {
+		fmt.Fprintf(&src, "  v%d = obj.spec.template.replicas + obj.spec.template.replicas\n", i)
+		fmt.Fprintf(&src, "  obj.spec.template.replicas = obj.spec.template.replicas + 1\n")
+	}
+	src.WriteString("  return v7, nil\nend\n")
+
+	_, hoisted, err := build(src.String(), false, true)
+	require.Error(t, err, "hoisted, the function needs more than 200 registers")
+	assert.Positive(t, hoisted)
+
+	e := New()
+	s, err := e.Compile("many-locals", src.String())
+	require.NoError(t, err)
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "example.io/v1", "kind": "Widget",
+		"spec": map[string]any{"template": map[string]any{"replicas": int64(1)}},
+	}}
+	replicas, _, err := interpreter.Typed{Interpreter: e.Hook(s)}.GetReplicas(context.Background(), obj)
+	require.NoError(t, err)
+	assert.Equal(t, int32(16), replicas) // 2 × 8, the eighth read after seven increments
+}
