@@ -14,6 +14,7 @@ import (
 	"github.com/luainterp/luainterp/binding/api"
 	"github.com/luainterp/luainterp/binding/overrides"
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/internal/benchcpu"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -120,14 +121,14 @@ func BenchmarkPipeline(b *testing.B) {
 			b.ReportAllocs()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			cpuBefore := processCPU()
+			cpuBefore := benchcpu.Process()
 			for b.Loop() {
 				res, err := p.Run(ctx, in)
 				if err != nil || res.Err() != nil {
 					b.Fatal(err, res.Err())
 				}
 			}
-			cpu := processCPU() - cpuBefore
+			cpu := benchcpu.Process() - cpuBefore
 			runtime.ReadMemStats(&after)
 			perCluster := float64(b.N) * float64(n)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/perCluster, "ns/cluster")

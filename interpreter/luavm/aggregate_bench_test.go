@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/internal/benchcpu"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -163,11 +164,13 @@ func BenchmarkAggregateStatus(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			cpu := benchcpu.Process()
 			for b.Loop() {
 				if _, err := lua.AggregateStatus(ctx, cloneSet, luaItems); err != nil {
 					b.Fatal(err)
 				}
 			}
+			benchcpu.Report(b, cpu)
 		})
 		changed := make([][]interpreter.AggregatedStatusItem, 2*maxProxies/n+3)
 		for i := range changed {
@@ -176,20 +179,24 @@ func BenchmarkAggregateStatus(b *testing.B) {
 		b.Run(fmt.Sprintf("items=%d/lua-changed", n), func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
+			cpu := benchcpu.Process()
 			for b.Loop() {
 				if _, err := lua.AggregateStatus(ctx, cloneSet, changed[i%len(changed)]); err != nil {
 					b.Fatal(err)
 				}
 				i++
 			}
+			benchcpu.Report(b, cpu)
 		})
 		b.Run(fmt.Sprintf("items=%d/go", n), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := benchcpu.Process()
 			for b.Loop() {
 				if _, err := native.AggregateStatus(ctx, deploy, goItems); err != nil {
 					b.Fatal(err)
 				}
 			}
+			benchcpu.Report(b, cpu)
 		})
 	}
 }

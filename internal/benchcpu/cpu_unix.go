@@ -1,14 +1,15 @@
 //go:build unix
 
-package binding_test
+package benchcpu
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time the process has used, user and system.
-func processCPU() time.Duration {
+// Process returns the CPU time the process has used, user and system; 0
+// if it cannot be read.
+func Process() time.Duration {
 	var u syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
 		return 0
