@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -86,19 +87,25 @@ func (d *direct) optionalInt32(path ...string) *int32 {
 // it cannot read plainly, the handler decodes the object as healthOf does.
 // Both refuse a quantity too large to parse anywhere a typed decode of T
 // would meet it.
+//
+// The T read into, a whole workload of which read fills a few fields, is
+// reused from call to call.
 func directHealth[T any](read func(d *direct, into *T), rule func(*T) bool) func(*unstructured.Unstructured) (bool, error) {
 	typedHealth := healthOf(rule)
 	t := reflect.TypeFor[*T]()
+	views := sync.Pool{New: func() any { return new(T) }}
 	return func(obj *unstructured.Unstructured) (bool, error) {
 		d := newDirect(obj.Object)
-		typed := new(T)
-		if read(&d, typed); !d.ok {
+		view := views.Get().(*T)
+		defer views.Put(view)
+		*view = *new(T)
+		if read(&d, view); !d.ok {
 			return typedHealth(obj)
 		}
 		if err := quantity.CheckFields(obj.Object, t); err != nil {
 			return false, decodingError(obj, err)
 		}
-		return rule(typed), nil
+		return rule(view), nil
 	}
 }
 

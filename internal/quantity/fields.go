@@ -20,6 +20,10 @@ func CheckFields(obj map[string]any, t reflect.Type) error {
 	if s == nil {
 		return nil
 	}
+	if check(obj, s, nil) == nil {
+		return nil
+	}
+	// Walk again, writing down the path to a quantity that fails.
 	path := make([]step, 0, 32) // deeper than any Kubernetes type's quantities
 	return check(obj, s, &path)
 }
@@ -39,7 +43,13 @@ func Holds(t reflect.Type) bool { return shapeOf(t) != nil }
 type shape struct {
 	quantity bool
 	fields   map[string]*shape // an object's fields, by JSON name
+	list     []namedShape      // the same fields, to walk
 	elem     *shape            // a list's elements or a map's values
+}
+
+type namedShape struct {
+	name  string
+	shape *shape
 }
 
 var shapes sync.Map // reflect.Type -> *shape
@@ -117,6 +127,9 @@ func (b *builder) build(t reflect.Type) *shape {
 		s := &shape{fields: map[string]*shape{}}
 		seen[t] = s
 		b.addFields(s, t)
+		for name, fs := range s.fields {
+			s.list = append(s.list, namedShape{name, fs})
+		}
 		return s
 	}
 	return nil
@@ -159,12 +172,24 @@ func check(v any, s *shape, path *[]step) error {
 		}
 		if err := Check(v); err != nil {
 			var qe *Error
-			if errors.As(err, &qe) {
+			if errors.As(err, &qe) && path != nil {
 				qe.Path = join(*path)
 			}
 			return err
 		}
 	case map[string]any:
+		if s.fields != nil && len(s.list) <= len(v) {
+			// An object with as many fields as hold quantities or more:
+			// look those up.
+			for _, f := range s.list {
+				if child, found := v[f.name]; found {
+					if err := checkAt(child, f.shape, path, step{key: f.name}); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
 		for k, child := range v {
 			cs := s.elem
 			if s.fields != nil {
@@ -173,24 +198,30 @@ func check(v any, s *shape, path *[]step) error {
 			if cs == nil {
 				continue
 			}
-			*path = append(*path, step{key: k})
-			err := check(child, cs, path)
-			*path = (*path)[:len(*path)-1]
-			if err != nil {
+			if err := checkAt(child, cs, path, step{key: k}); err != nil {
 				return err
 			}
 		}
 	case []any:
 		for i, child := range v {
-			*path = append(*path, step{index: i})
-			err := check(child, s.elem, path)
-			*path = (*path)[:len(*path)-1]
-			if err != nil {
+			if err := checkAt(child, s.elem, path, step{index: i}); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// checkAt checks the child at one more step of path; a nil path is not
+// written.
+func checkAt(child any, s *shape, path *[]step, at step) error {
+	if path == nil {
+		return check(child, s, nil)
+	}
+	*path = append(*path, at)
+	err := check(child, s, path)
+	*path = (*path)[:len(*path)-1]
+	return err
 }
 
 func join(path []step) string {
