@@ -52,7 +52,7 @@ func (st *state) clearEnv() {
 }
 
 // lookupGlobal is the __index of a call's globals: on the first read of a
-// base function, a library (as a lazy table of its members) or _G it puts
+// base function, a library (as a proxy of its members) or _G it puts
 // it into the globals. From then on the globals hold the name, as if set
 // from the start, so that a script that sets it to nil reads nil.
 func (st *state) lookupGlobal(L *lua.LState) int {
@@ -67,7 +67,7 @@ func (st *state) lookupGlobal(L *lua.LState) int {
 	v := g.value
 	switch {
 	case g.lib != nil:
-		v = st.lazyTable(g.lib)
+		v = proxyOf(L, g.lib)
 	case v == nil:
 		v = env
 	}

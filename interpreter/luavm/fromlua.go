@@ -442,9 +442,6 @@ func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 			s[i] = e
 		}
 		return d.goValue(s, inArray)
-	case lua.LValue: // a member of a library or module
-		d.values--
-		return d.value(v, inArray)
 	}
 	return nil, false, &convError{msg: fmt.Sprintf("cannot convert a Go %T", v)}
 }

@@ -29,8 +29,9 @@ import (
 //
 // kube.accuratePodRequirements returns a lazy table too, over the typed
 // requirements it computed: a GetReplicas that returns it untouched hands
-// them back without a conversion either way. Library and module tables
-// are lazy tables over their shared members.
+// them back without a conversion either way; kube.getPodDependencies's
+// references are lazy tables over typed references (references.go).
+// Library and module tables are proxies of their members (proxy.go).
 type lazyTables struct {
 	meta    *lua.LTable                // the metatable every lazy table shares
 	entries map[*lua.LTable]*lazyEntry // the lazy tables of one call
@@ -57,9 +58,8 @@ func (e *lazyEntry) put(key string, v lua.LValue) {
 	e.overlay[key] = v
 }
 
-// fields returns the map the entry reads as. Typed requirements are laid
-// out as a map once and read as one from then on; the members of a
-// library or module are copied into a map of their Lua values.
+// fields returns the map the entry reads as. Typed requirements and
+// references are laid out as a map once and read as one from then on.
 func (e *lazyEntry) fields() map[string]any {
 	switch src := e.src.(type) {
 	case map[string]any:
@@ -71,12 +71,6 @@ func (e *lazyEntry) fields() map[string]any {
 	case *interpreter.DependentObjectReference:
 		m := referenceMap(src)
 		e.src = m
-		return m
-	case members:
-		m := make(map[string]any, len(src))
-		for name, v := range src {
-			m[name] = v
-		}
 		return m
 	}
 	return nil
@@ -100,8 +94,7 @@ func (e *lazyEntry) empty() bool {
 
 // lazySource is a map[string]any, typed requirements
 // (*interpreter.ReplicaRequirements), a typed reference
-// (*interpreter.DependentObjectReference, references.go), or the members
-// of a library or module.
+// (*interpreter.DependentObjectReference, references.go).
 type lazySource any
 
 // value converts a Go value for a call: maps lazily, the rest as toLua does.
@@ -186,14 +179,8 @@ func (st *state) field(e *lazyEntry, key string) lua.LValue {
 	if v, ok := e.overlay[key]; ok {
 		return v
 	}
-	switch src := e.src.(type) {
-	case members:
-		if v, ok := src[key]; ok {
-			return v
-		}
-		return lua.LNil
-	case *interpreter.DependentObjectReference:
-		return referenceField(src, key)
+	if ref, ok := e.src.(*interpreter.DependentObjectReference); ok {
+		return referenceField(ref, key)
 	}
 	v, ok := e.fields()[key]
 	if !ok {
@@ -220,17 +207,9 @@ func (st *state) materialize(t *lua.LTable) {
 		return
 	}
 	t.Metatable = lua.LNil
-	if ms, ok := e.src.(members); ok {
-		for name, v := range ms {
-			if _, over := e.overlay[name]; !over {
-				t.RawSetString(name, v)
-			}
-		}
-	} else {
-		for k := range e.fields() {
-			if _, over := e.overlay[k]; !over {
-				t.RawSetString(k, st.field(e, k))
-			}
+	for k := range e.fields() {
+		if _, over := e.overlay[k]; !over {
+			t.RawSetString(k, st.field(e, k))
 		}
 	}
 	for k, v := range e.overlay {

@@ -12,13 +12,15 @@ import (
 //
 // A proxy is an empty table whose metatable's __index is a base table:
 // an ordinary table holding nothing but strings, numbers and booleans
-// (the fields of a flat status, or an item's fields but its status). Lua
-// reads a missing field of the proxy from the base itself, with no call
-// into Go, so reading item.status.replicas costs two table reads. The
-// base and its metatable are made once for the same text and kept by the
-// state for its next calls. Nothing can change them: a script reaches
-// only the values they hold, which are immutable, never the tables
-// (getmetatable, rawget and rawset are not in the sandbox).
+// (the fields of a flat status, or an item's fields but its status), or
+// the members of a library or module, which a script can call but not
+// change. Lua reads a missing field of the proxy from the base itself,
+// with no call into Go, so reading item.status.replicas costs two table
+// reads, and string.format one. The base and its metatable are made once
+// for the same text (once per state for a library) and kept by the state
+// for its next calls. Nothing can change them: a script reaches only the
+// values they hold, never the tables (getmetatable, rawget and rawset are
+// not in the sandbox).
 //
 // A proxy is filled in from its base (unproxy) before anything that would
 // tell it from an ordinary table: its metatable's __newindex does so on

@@ -14,8 +14,8 @@ import (
 // one of the standard libraries; nothing is loaded from files.
 func (st *state) require(L *lua.LState) int {
 	name := L.CheckString(1)
-	if ms, ok := st.modules[name]; ok {
-		L.Push(st.lazyTable(ms))
+	if _, ok := st.modules[name]; ok {
+		L.Push(proxyOf(L, st.libMetas[name]))
 		return 1
 	}
 	if _, ok := st.libs[name]; ok {

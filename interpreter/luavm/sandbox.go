@@ -41,9 +41,9 @@ type members map[string]lua.LValue
 
 // global is a name a call's environment fills in on first use.
 type global struct {
-	bit   uint64     // its bit in state.touched
-	value lua.LValue // a base function, or nil
-	lib   members    // a library, or nil; both nil for _G
+	bit   uint64      // its bit in state.touched
+	value lua.LValue  // a base function, or nil
+	lib   *lua.LTable // the metatable of a library's proxies, or nil; both nil for _G
 }
 
 // state is one pooled Lua state with the sandbox built around it. A call
@@ -55,9 +55,12 @@ type state struct {
 	globals map[string]global  // what a call's globals fill in on first use
 	libs    map[string]members // string, table, math, os
 	modules map[string]members // what require loads
-	envMeta *lua.LTable        // metatable of every call's globals
-	concat  *lua.LFunction     // the bounded `..` (see luafix.Rewrite)
-	passOn  *lua.LFunction     // returns its arguments, for (return) (see luafix.Rewrite)
+	// libMetas are the metatables of the proxies (proxy.go) a library or
+	// module is handed to a call as, by name.
+	libMetas map[string]*lua.LTable
+	envMeta  *lua.LTable    // metatable of every call's globals
+	concat   *lua.LFunction // the bounded `..` (see luafix.Rewrite)
+	passOn   *lua.LFunction // returns its arguments, for (return) (see luafix.Rewrite)
 	// noteResult notes the line of a return statement, for (result) (see luafix.Rewrite)
 	noteResult *lua.LFunction
 	lazy       *lazyTables
@@ -128,6 +131,12 @@ func newState(cfg *config) *state {
 		"time": fn(st.materializing(gfunc(os["time"]))),
 	}
 	st.addModules(cfg.modules)
+	st.libMetas = map[string]*lua.LTable{}
+	for _, names := range []map[string]members{st.libs, st.modules} {
+		for name, ms := range names {
+			st.libMetas[name] = st.lazy.proxies.keep(L, table(L, ms))
+		}
+	}
 
 	st.globals = map[string]global{"_G": {bit: 1}}
 	add := func(name string, g global) {
@@ -143,7 +152,7 @@ func newState(cfg *config) *state {
 	add("ipairs", global{value: luafix.Ipairs(L)})
 	st.globals["next"] = global{bit: st.globals["next"].bit, value: fn(st.materializing(gfunc(base["next"])))}
 	for _, name := range sortedKeys(st.libs) {
-		add(name, global{lib: st.libs[name]})
+		add(name, global{lib: st.libMetas[name]})
 	}
 	st.envMeta = table(L, members{
 		"__index":    fn(st.lookupGlobal),
