@@ -10,15 +10,17 @@ import (
 )
 
 // aggregator is the AggregateStatus handler of one kind.
+// With owned, obj is the aggregator's (interpreter.Request.Owned): it may
+// return it instead of a copy.
 type aggregator interface {
-	aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error)
+	aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, error)
 }
 
 // aggregateFunc is an aggregator that calls itself.
-type aggregateFunc func(*unstructured.Unstructured, []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error)
+type aggregateFunc func(*unstructured.Unstructured, []interpreter.AggregatedStatusItem, bool) (*unstructured.Unstructured, error)
 
-func (f aggregateFunc) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	return f(obj, items)
+func (f aggregateFunc) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, error) {
+	return f(obj, items, owned)
 }
 
 // statusAggregation describes the AggregateStatus of a kind T with status S.
@@ -47,9 +49,9 @@ type statusAggregation[T, S any] struct {
 // typed re-encode gives it; otherwise return the object as it is
 // (docs/builtin.md §2.4). The re-encode is computed from the unstructured
 // object (roundtrip.go); only the fields fold reads are decoded.
-func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, error) {
 	if a.counters != nil {
-		if out, ok, err := a.aggregateDirect(obj, items); ok {
+		if out, ok, err := a.aggregateDirect(obj, items, owned); ok {
 			return out, err
 		}
 	}
@@ -62,7 +64,7 @@ func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items
 		return nil, err
 	}
 	if reflect.DeepEqual(*a.status(view), next) {
-		return obj.DeepCopy(), nil
+		return unchanged(obj, owned), nil
 	}
 	// The view's status is the whole object's, decoded alike.
 	status := a.status(view)
@@ -90,7 +92,7 @@ func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items
 // from the unstructured template (direct.go) and written into its typed
 // re-encode. It reports false, to decode the typed object instead, when a
 // field it reads is not plain or when the typed decode would fail.
-func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, bool, error) {
+func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, bool, error) {
 	status, hasStatus := obj.Object["status"]
 	m, isMap := status.(map[string]any)
 	if hasStatus && status != nil && !isMap {
@@ -105,7 +107,7 @@ func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured,
 		return nil, false, nil
 	}
 	if m != nil {
-		if _, ok := formOf(reflect.TypeFor[S]()).encode(m); !ok {
+		if !formOf(reflect.TypeFor[S]()).valid(m) {
 			return nil, false, nil // the typed view would not decode as it is
 		}
 	}
@@ -114,7 +116,7 @@ func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured,
 		return nil, true, err
 	}
 	if a.counters.equal(old, &next) && !present(m, a.rewritten) {
-		return obj.DeepCopy(), true, nil
+		return unchanged(obj, owned), true, nil
 	}
 	out, ok := roundTrip[T](obj.Object)
 	if !ok {
@@ -122,6 +124,14 @@ func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured,
 	}
 	a.counters.write(out["status"].(map[string]any), &next)
 	return &unstructured.Unstructured{Object: out}, true, nil
+}
+
+// unchanged is the result of an aggregation that leaves obj as it is.
+func unchanged(obj *unstructured.Unstructured, owned bool) *unstructured.Unstructured {
+	if owned {
+		return obj
+	}
+	return obj.DeepCopy()
 }
 
 // present reports whether m has one of keys with a value other than null.

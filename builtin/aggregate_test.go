@@ -79,7 +79,7 @@ func TestAggregateMatchesConverter(t *testing.T) {
 				u.SetGroupVersionKind(gvk)
 				items := itemSets[i%len(itemSets)]
 				want, wantErr := a.viaConverter(u, items)
-				got, err := a.aggregate(u, items)
+				got, err := a.aggregate(u, items, false)
 				if wantErr != nil {
 					require.EqualError(t, err, wantErr.Error())
 					continue

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/luainterp/luainterp/interpreter"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -55,11 +56,11 @@ func (*Interpreter) Interpret(_ context.Context, req interpreter.Request) (resp 
 	case interpreter.InterpretReplica:
 		resp.Replicas, resp.Requirements, err = h.replica(obj)
 	case interpreter.ReviseReplica:
-		resp.Object, err = h.revise(obj, req.DesiredReplicas)
+		resp.Object, err = h.revise(owned(obj, req.Owned), req.DesiredReplicas)
 	case interpreter.Retain:
-		resp.Object, err = h.retain(obj, req.ObservedObject)
+		resp.Object, err = h.retain(owned(obj, req.Owned || h.retainReads), req.ObservedObject)
 	case interpreter.AggregateStatus:
-		resp.Object, err = h.aggregate.aggregate(obj, req.StatusItems)
+		resp.Object, err = h.aggregate.aggregate(obj, req.StatusItems, req.Owned)
 	case interpreter.InterpretStatus:
 		if h.reflect == nil {
 			resp.Status, err = reflectWholeStatus(obj)
@@ -76,4 +77,13 @@ func (*Interpreter) Interpret(_ context.Context, req interpreter.Request) (resp 
 		}
 	}
 	return resp, err
+}
+
+// owned returns obj for a handler to modify: obj itself when the caller
+// gave it (interpreter.Request.Owned), else a copy.
+func owned(obj *unstructured.Unstructured, given bool) *unstructured.Unstructured {
+	if given {
+		return obj
+	}
+	return obj.DeepCopy()
 }

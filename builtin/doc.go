@@ -53,6 +53,12 @@
 //     decode and the default converter, so that it fails, or reads, as it
 //     did. An unchanged status returns the object as it was. Pod Retain
 //     re-encodes the typed Pod.
-//   - Inputs are never modified; a handler that panics on an input no JSON
-//     decoder produces fails with an error instead.
+//   - Inputs are never modified and results share no memory with them,
+//     unless the request is Owned (interpreter.Request): then ReviseReplica
+//     and Retain edit the object given and return it, and an aggregation
+//     that leaves the status as it is returns the object itself, without
+//     the deep copy. A changed status is still a new object (the typed
+//     re-encode).
+//   - A handler that panics on an input no JSON decoder produces fails
+//     with an error instead.
 package builtin

@@ -14,13 +14,17 @@ import (
 // nil field means no handler. InterpretStatus falls back to the whole
 // status for every kind without a dedicated reflection (docs/builtin.md §3.17).
 type handlers struct {
-	replica    func(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error)
-	revise     func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
-	retain     func(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
-	aggregate  aggregator
-	reflect    func(obj *unstructured.Unstructured) (*runtime.RawExtension, error)
-	health     func(obj *unstructured.Unstructured) (bool, error)
-	dependency func(obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error)
+	replica func(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error)
+	// revise and retain may modify obj and desired, which the layer owns
+	// (a copy unless the request is Owned); retain reads observed only.
+	revise func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
+	retain func(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
+	// retainReads says retain modifies nothing and returns a new object.
+	retainReads bool
+	aggregate   aggregator
+	reflect     func(obj *unstructured.Unstructured) (*runtime.RawExtension, error)
+	health      func(obj *unstructured.Unstructured) (bool, error)
+	dependency  func(obj *unstructured.Unstructured) ([]interpreter.DependentObjectReference, error)
 }
 
 // The kinds the built-in layer knows, looked up by exact group, version and kind.
@@ -76,7 +80,7 @@ var kinds = map[schema.GroupVersionKind]handlers{
 		dependency: podTemplateDependencies("spec", "jobTemplate", "spec", "template", "spec"),
 	},
 	podGVK: {
-		replica: podReplicas, retain: retainPod, aggregate: aggregateFunc(aggregatePod), health: healthOf(podHealthy),
+		replica: podReplicas, retain: retainPod, retainReads: true, aggregate: aggregateFunc(aggregatePod), health: healthOf(podHealthy),
 		dependency: podTemplateDependencies("spec"),
 	},
 	serviceGVK: {

@@ -40,7 +40,7 @@ func retainVolumeMounts(desired, observed []corev1.Container) {
 
 // aggregatePod folds the members' pod phases and container states into a
 // new status (docs/builtin.md §3.7). A nil item list re-encodes the template as it is.
-func aggregatePod(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+func aggregatePod(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, error) {
 	if items == nil {
 		if out, ok := roundTrip[corev1.Pod](obj.Object); ok {
 			return &unstructured.Unstructured{Object: out}, nil
@@ -51,7 +51,7 @@ func aggregatePod(obj *unstructured.Unstructured, items []interpreter.Aggregated
 		}
 		return fromTyped(pod)
 	}
-	return aggregatePodStatus.aggregate(obj, items)
+	return aggregatePodStatus.aggregate(obj, items, owned)
 }
 
 // podPhases are the phases a Pod aggregates to, most significant first.

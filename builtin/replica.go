@@ -83,17 +83,16 @@ func podSpecAt(obj *unstructured.Unstructured, path ...string) (map[string]any, 
 }
 
 // reviseSpecField returns the ReviseReplica handler that sets spec.<field>
-// when the object has it, and leaves the object unchanged otherwise.
+// of obj when it has it, and leaves obj unchanged otherwise.
 func reviseSpecField(field string) func(*unstructured.Unstructured, int64) (*unstructured.Unstructured, error) {
 	return func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
 		_, found, err := nestedInt64(obj.Object, "spec", field)
 		if err != nil {
 			return nil, err
 		}
-		revised := obj.DeepCopy()
 		if found {
-			revised.Object["spec"].(map[string]any)[field] = replicas
+			obj.Object["spec"].(map[string]any)[field] = replicas
 		}
-		return revised, nil
+		return obj, nil
 	}
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // The Retain handlers copy the fields a member cluster owns from observed
-// into a copy of desired. All but Pod's edit the unstructured copy in place
-// (docs/builtin.md §2.4).
+// into desired, which they own (a copy unless the request is Owned),
+// copying what they take from observed. All but Pod's edit the
+// unstructured desired in place (docs/builtin.md §2.4).
 
 const (
 	retainReplicasLabel = "resourcetemplate.karmada.io/retain-replicas"
@@ -21,8 +22,8 @@ const (
 // retainDeployment keeps the member's spec.replicas when desired carries
 // the label resourcetemplate.karmada.io/retain-replicas: "true".
 func retainDeployment(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	if desired.GetLabels()[retainReplicasLabel] != "true" {
-		return desired.DeepCopy(), nil
+	if label(desired, retainReplicasLabel) != "true" {
+		return desired, nil
 	}
 	replicas, found, err := nestedInt64(observed.Object, "spec", "replicas")
 	if err != nil {
@@ -34,10 +35,27 @@ func retainDeployment(desired, observed *unstructured.Unstructured) (*unstructur
 	return withField(desired, replicas, "spec", "replicas")
 }
 
+// label returns obj's label key as GetLabels reads it, without copying the
+// labels: "" when they are not a map of strings and nulls.
+func label(obj *unstructured.Unstructured, key string) string {
+	v, _, err := unstructured.NestedFieldNoCopy(obj.Object, "metadata", "labels")
+	labels, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return ""
+	}
+	for _, value := range labels {
+		if _, isString := value.(string); !isString && value != nil {
+			return ""
+		}
+	}
+	s, _ := labels[key].(string)
+	return s
+}
+
 // retainJob puts the member's selector and template labels back (the
 // controller-uid and job-name labels prune removed).
 func retainJob(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	retained := desired.DeepCopy()
+	retained := desired
 	for _, path := range [][]string{
 		{"spec", "selector", "matchLabels"},
 		{"spec", "template", "metadata", "labels"},
@@ -57,7 +75,7 @@ func retainJob(desired, observed *unstructured.Unstructured) (*unstructured.Unst
 
 // retainService keeps the member's healthCheckNodePort and clusterIP.
 func retainService(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	retained := desired.DeepCopy()
+	retained := desired
 	port, found, err := nestedInt64(observed.Object, "spec", "healthCheckNodePort")
 	if err != nil {
 		return nil, err
@@ -72,7 +90,7 @@ func retainService(desired, observed *unstructured.Unstructured) (*unstructured.
 
 // retainPersistentVolumeClaim keeps the member's spec.volumeName.
 func retainPersistentVolumeClaim(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	return retainString(desired.DeepCopy(), observed, "spec", "volumeName")
+	return retainString(desired, observed, "spec", "volumeName")
 }
 
 // retainPersistentVolume copies the member's spec.claimRef wholesale, an
@@ -83,7 +101,7 @@ func retainPersistentVolume(desired, observed *unstructured.Unstructured) (*unst
 		return nil, err
 	}
 	if !found {
-		return desired.DeepCopy(), nil
+		return desired, nil
 	}
 	return withField(desired, claimRef, "spec", "claimRef")
 }
@@ -91,14 +109,14 @@ func retainPersistentVolume(desired, observed *unstructured.Unstructured) (*unst
 // retainSecret keeps the member's data of a service-account token Secret.
 func retainSecret(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	if desired.Object["type"] != serviceAccountToken {
-		return desired.DeepCopy(), nil
+		return desired, nil
 	}
 	data, found, err := unstructured.NestedMap(observed.Object, "data")
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return desired.DeepCopy(), nil
+		return desired, nil
 	}
 	return withField(desired, data, "data")
 }
@@ -118,20 +136,19 @@ func retainString(retained, observed *unstructured.Unstructured, path ...string)
 	return retained, nil
 }
 
-// withField returns a copy of obj with value set at path.
+// withField sets a copy of value at path of obj and returns obj.
 func withField(obj *unstructured.Unstructured, value any, path ...string) (*unstructured.Unstructured, error) {
-	out := obj.DeepCopy()
-	if err := unstructured.SetNestedField(out.Object, value, path...); err != nil {
+	if err := unstructured.SetNestedField(obj.Object, value, path...); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return obj, nil
 }
 
 // retainServiceAccount merges the member's secrets and imagePullSecrets
 // into desired's: desired's entries, then each observed entry whose name
 // is new. Both empty gives an explicit null.
 func retainServiceAccount(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	retained := desired.DeepCopy()
+	retained := desired
 	for _, field := range []string{"secrets", "imagePullSecrets"} {
 		merged, err := mergeReferences(retained.Object[field], observed.Object[field], field)
 		if err != nil {

@@ -248,6 +248,50 @@ func (f *form) encode(v any) (any, bool) {
 	return nil, false
 }
 
+// valid reports whether encode takes v, without building its result.
+func (f *form) valid(v any) bool {
+	switch f.kind {
+	case formSelf:
+		_, ok := f.encodeScalarSelf(v)
+		return ok
+	case formPointer:
+		return f.elem.valid(v)
+	case formSlice:
+		list, ok := v.([]any)
+		for _, item := range list {
+			ok = ok && (item == nil && f.elem.zeroValid() || item != nil && f.elem.valid(item))
+		}
+		return ok
+	case formMap:
+		m, ok := v.(map[string]any)
+		for _, item := range m {
+			ok = ok && (item == nil && f.elem.zeroValid() || item != nil && f.elem.valid(item))
+		}
+		return ok
+	case formStruct:
+		m, ok := v.(map[string]any)
+		for k, item := range m {
+			if fd := f.fields.byName[k]; ok && fd != nil && item != nil {
+				ok = fd.form.valid(item)
+			}
+		}
+		for _, fd := range f.fields.written {
+			if item, found := m[fd.name]; (!found || item == nil) && fd.omitzero == nil {
+				ok = ok && fd.form.zeroValid()
+			}
+		}
+		return ok
+	}
+	_, ok := f.encode(v) // a scalar: nothing is built
+	return ok
+}
+
+// zeroValid reports whether zero succeeds: false only for a struct with a
+// field the form does not take.
+func (f *form) zeroValid() bool {
+	return f.kind != formUnsupported && (f.kind != formStruct || f.valid(map[string]any(nil)))
+}
+
 // zero returns the encoding of the type's zero value: what an absent or
 // null field turns into.
 func (f *form) zero() (any, bool) {

@@ -45,7 +45,9 @@ var typedKinds = map[schema.GroupVersionKind]func() any{
 // value; it reports whether the form took obj.
 func sameAsConverter(t *testing.T, obj map[string]any, into any) bool {
 	t.Helper()
-	got, ok := formOf(reflect.TypeOf(into).Elem()).encode(obj)
+	f := formOf(reflect.TypeOf(into).Elem())
+	got, ok := f.encode(obj)
+	require.Equal(t, ok, f.valid(obj), "valid and encode disagree")
 	if !ok {
 		return false
 	}

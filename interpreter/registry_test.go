@@ -141,3 +141,27 @@ func TestRegistryValidates(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnedPassesThrough checks that the Registry and middleware hand a
+// layer the request's Owned as the caller set it, and that the typed calls
+// never set it.
+func TestOwnedPassesThrough(t *testing.T) {
+	var got []bool
+	layer := Func(func(_ context.Context, req Request) (Response, error) {
+		got = append(got, req.Owned)
+		return Response{Operation: req.Operation}, nil
+	})
+	passing := func(in Interpreter) Interpreter {
+		return Decorate(in, func(ctx context.Context, req Request) (Response, error) { return in.Interpret(ctx, req) })
+	}
+	r := NewRegistry().Set(LayerBuiltin, Chain(layer, passing, passing))
+	ctx := context.Background()
+	obj := object("apps/v1", "Deployment")
+	for _, owned := range []bool{true, false} {
+		_, err := r.Interpret(ctx, Request{Operation: ReviseReplica, Object: obj, Owned: owned})
+		require.NoError(t, err)
+	}
+	_, err := r.ReviseReplica(ctx, obj, 2)
+	require.NoError(t, err)
+	assert.Equal(t, []bool{true, false, false}, got)
+}
