@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/internal/benchcpu"
 	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 )
@@ -32,34 +33,25 @@ func BenchmarkOperation(b *testing.B) {
 	// The floor of ReviseReplica and Retain, whose result shares no
 	// memory with their input: one deep copy of the Deployment.
 	b.Run("DeepCopy/floor", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = deploy.DeepCopy()
-		}
+		measure(b, func() error { _ = deploy.DeepCopy(); return nil })
 	})
 	b.Run("InterpretReplica/go", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, _, err := layer.GetReplicas(ctx, deploy); err != nil {
-				b.Fatal(err)
-			}
-		}
+		measure(b, func() error {
+			_, _, err := layer.GetReplicas(ctx, deploy)
+			return err
+		})
 	})
 	b.Run("ReviseReplica/go", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := layer.ReviseReplica(ctx, deploy, 3); err != nil {
-				b.Fatal(err)
-			}
-		}
+		measure(b, func() error {
+			_, err := layer.ReviseReplica(ctx, deploy, 3)
+			return err
+		})
 	})
 	b.Run("Retain/go", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := layer.Retain(ctx, deploy, observed); err != nil {
-				b.Fatal(err)
-			}
-		}
+		measure(b, func() error {
+			_, err := layer.Retain(ctx, deploy, observed)
+			return err
+		})
 	})
 	// Owned requests: the handler edits the object it is given. Setting
 	// the same field again each time, they need no fresh copy per call.
@@ -72,37 +64,29 @@ func BenchmarkOperation(b *testing.B) {
 		benchmarkRequest(b, req)
 	})
 	b.Run("InterpretHealth/go", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := layer.InterpretHealth(ctx, member); err != nil {
-				b.Fatal(err)
-			}
-		}
+		measure(b, func() error {
+			_, err := layer.InterpretHealth(ctx, member)
+			return err
+		})
 	})
 	b.Run("ReflectStatus/go", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := layer.ReflectStatus(ctx, member); err != nil {
-				b.Fatal(err)
-			}
-		}
+		measure(b, func() error {
+			_, err := layer.ReflectStatus(ctx, member)
+			return err
+		})
 	})
 	b.Run("GetDependencies/go", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := layer.GetDependencies(ctx, deploy); err != nil {
-				b.Fatal(err)
-			}
-		}
+		measure(b, func() error {
+			_, err := layer.GetDependencies(ctx, deploy)
+			return err
+		})
 	})
 	// The template's status is stale: the aggregation re-encodes it.
 	b.Run("AggregateStatus/go", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := layer.AggregateStatus(ctx, deploy, items); err != nil {
-				b.Fatal(err)
-			}
-		}
+		measure(b, func() error {
+			_, err := layer.AggregateStatus(ctx, deploy, items)
+			return err
+		})
 	})
 	// Owned, a stale template is re-encoded all the same; each call gets
 	// its own copy, made outside the timer.
@@ -121,12 +105,10 @@ func BenchmarkOperation(b *testing.B) {
 	aggregated, err := layer.AggregateStatus(ctx, deploy, items)
 	require.NoError(b, err)
 	b.Run("AggregateStatus/go/unchanged", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := layer.AggregateStatus(ctx, aggregated, items); err != nil {
-				b.Fatal(err)
-			}
-		}
+		measure(b, func() error {
+			_, err := layer.AggregateStatus(ctx, aggregated, items)
+			return err
+		})
 	})
 	b.Run("AggregateStatus/go/unchanged/owned", func(b *testing.B) {
 		benchmarkRequest(b, interpreter.Request{Operation: interpreter.AggregateStatus, Object: aggregated, StatusItems: items, Owned: true})
@@ -136,12 +118,23 @@ func BenchmarkOperation(b *testing.B) {
 // benchmarkRequest measures the built-in layer answering req.
 func benchmarkRequest(b *testing.B, req interpreter.Request) {
 	layer := builtin.New()
+	measure(b, func() error {
+		_, err := layer.Interpret(context.Background(), req)
+		return err
+	})
+}
+
+// measure runs op b.N times, reporting allocations and the process's CPU
+// time per operation (cpu-ns/op, steadier than ns/op on a shared machine).
+func measure(b *testing.B, op func() error) {
 	b.ReportAllocs()
+	cpu := benchcpu.Process()
 	for b.Loop() {
-		if _, err := layer.Interpret(context.Background(), req); err != nil {
+		if err := op(); err != nil {
 			b.Fatal(err)
 		}
 	}
+	benchcpu.Report(b, cpu)
 }
 
 // memberStatuses returns n reflected Deployment statuses, as member

@@ -164,6 +164,24 @@ func healthOf[T any](rule func(*T) bool) func(*unstructured.Unstructured) (bool,
 	}
 }
 
+// viewHealth returns the InterpretHealth handler of a kind whose rule
+// reads nothing but spec.type and status: when the whole object would
+// decode into T (its form takes it, roundtrip.go), only those are decoded;
+// otherwise the whole object is, as healthOf does, so that it fails alike.
+func viewHealth[T any](rule func(*T) bool) func(*unstructured.Unstructured) (bool, error) {
+	typedHealth := healthOf(rule)
+	return func(obj *unstructured.Unstructured) (bool, error) {
+		if !formOf(reflect.TypeFor[T]()).valid(obj.Object) {
+			return typedHealth(obj)
+		}
+		view := new(T)
+		if err := fromUnstructured(statusView(obj), view); err != nil {
+			return false, decodingError(obj, err)
+		}
+		return rule(view), nil
+	}
+}
+
 func typeError(path, want string, got any) error {
 	return fmt.Errorf("%s: expected %s, got %s", path, want, jsonvalue.Describe(got))
 }

@@ -52,7 +52,9 @@
 //     A value the form does not take plainly sends the call to the typed
 //     decode and the default converter, so that it fails, or reads, as it
 //     did. An unchanged status returns the object as it was. Pod Retain
-//     re-encodes the typed Pod.
+//     is a typed re-encode as well, computed the same way. Health of the
+//     other kinds decodes only spec.type and status once the form says
+//     the whole object decodes.
 //   - Inputs are never modified and results share no memory with them,
 //     unless the request is Owned (interpreter.Request): then ReviseReplica
 //     and Retain edit the object given and return it, and an aggregation

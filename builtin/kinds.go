@@ -80,18 +80,18 @@ var kinds = map[schema.GroupVersionKind]handlers{
 		dependency: podTemplateDependencies("spec", "jobTemplate", "spec", "template", "spec"),
 	},
 	podGVK: {
-		replica: podReplicas, retain: retainPod, retainReads: true, aggregate: aggregateFunc(aggregatePod), health: healthOf(podHealthy),
+		replica: podReplicas, retain: retainPod, retainReads: true, aggregate: aggregateFunc(aggregatePod), health: viewHealth(podHealthy),
 		dependency: podTemplateDependencies("spec"),
 	},
 	serviceGVK: {
-		retain: retainService, aggregate: aggregateService, reflect: reflectService, health: healthOf(serviceHealthy),
+		retain: retainService, aggregate: aggregateService, reflect: reflectService, health: viewHealth(serviceHealthy),
 	},
 	ingressGVK: {
-		aggregate: aggregateIngress, health: healthOf(ingressHealthy), dependency: ingressDependencies,
+		aggregate: aggregateIngress, health: viewHealth(ingressHealthy), dependency: ingressDependencies,
 	},
 	pvcGVK: {
 		retain: retainPersistentVolumeClaim, aggregate: aggregatePersistentVolumeClaim,
-		health: healthOf(persistentVolumeClaimHealthy),
+		health: viewHealth(persistentVolumeClaimHealthy),
 	},
 	pvGVK: {
 		retain: retainPersistentVolume, aggregate: aggregatePersistentVolume,
@@ -104,7 +104,7 @@ var kinds = map[schema.GroupVersionKind]handlers{
 	},
 	pdbGVK: {
 		aggregate: aggregatePodDisruptionBudget, reflect: reflectPodDisruptionBudget,
-		health: healthOf(podDisruptionBudgetHealthy),
+		health: viewHealth(podDisruptionBudgetHealthy),
 	},
 	hpaGVK: {
 		aggregate: aggregateHorizontalPodAutoscaler, reflect: reflectHorizontalPodAutoscaler,

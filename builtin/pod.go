@@ -8,8 +8,47 @@ import (
 
 // retainPod keeps the member's node, service account, volumes and the
 // volume mounts of the containers both sides have (docs/builtin.md §3.7). The result
-// is a typed re-encode of desired.
+// is a typed re-encode of desired, computed from the unstructured objects
+// when their forms take both (roundtrip.go).
 func retainPod(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	pod, podOK := roundTrip[corev1.Pod](desired.Object)
+	member, memberOK := roundTrip[corev1.Pod](observed.Object)
+	if !podOK || !memberOK {
+		return retainTypedPod(desired, observed)
+	}
+	spec, _ := pod["spec"].(map[string]any)
+	memberSpec, _ := member["spec"].(map[string]any)
+	for _, field := range []string{"nodeName", "serviceAccountName", "volumes"} {
+		setAs(spec, memberSpec, field)
+	}
+	for _, containers := range []string{"containers", "initContainers"} {
+		desiredList, _ := spec[containers].([]any)
+		memberList, _ := memberSpec[containers].([]any)
+		for _, m := range memberList {
+			m, _ := m.(map[string]any)
+			for _, d := range desiredList {
+				if d, _ := d.(map[string]any); d["name"] == m["name"] {
+					setAs(d, m, "volumeMounts")
+					break
+				}
+			}
+		}
+	}
+	return &unstructured.Unstructured{Object: pod}, nil
+}
+
+// setAs sets dst's key as src has it, absent included: both are re-encodes
+// of the same type, where omitempty leaves a zero value out.
+func setAs(dst, src map[string]any, key string) {
+	if v, found := src[key]; found {
+		dst[key] = v
+	} else {
+		delete(dst, key)
+	}
+}
+
+// retainTypedPod is retainPod through the typed Pods and the converter.
+func retainTypedPod(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	pod, member := &corev1.Pod{}, &corev1.Pod{}
 	if err := toTyped(desired, pod); err != nil {
 		return nil, err
