@@ -91,22 +91,30 @@ func (st *state) statusItems(items []interpreter.AggregatedStatusItem) (lua.LVal
 	list := L.CreateTable(len(items), 0)
 	statuses := jsonDecoder{shareKeys: true, L: L}
 	for i, item := range items {
-		t := p.item(L, item)
+		var raw []byte
 		if item.Status != nil {
-			raw := item.Status.Raw
+			raw = item.Status.Raw
 			if len(raw) == 0 && item.Status.Object != nil {
 				var err error
 				if raw, err = json.Marshal(item.Status.Object); err != nil {
 					return nil, fmt.Errorf("[%d].status: %w", i, err)
 				}
 			}
-			if len(raw) > 0 {
-				status, err := p.status(L, &statuses, raw)
-				if err != nil {
-					return nil, fmt.Errorf("[%d].status: %w", i, err)
-				}
-				t.RawSetString("status", status) // null is no field
+		}
+		if len(raw) > 0 {
+			if t, ok := p.keptItemTable(item, raw); ok {
+				list.RawSetInt(i+1, t)
+				continue
 			}
+		}
+		t := p.item(L, item)
+		if len(raw) > 0 {
+			status, err := p.status(L, &statuses, raw)
+			if err != nil {
+				return nil, fmt.Errorf("[%d].status: %w", i, err)
+			}
+			t.RawSetString("status", status) // null is no field
+			p.keepItemTable(item, raw, t, status)
 		}
 		list.RawSetInt(i+1, t)
 	}

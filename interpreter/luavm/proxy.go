@@ -22,6 +22,14 @@ import (
 // values they hold, never the tables (getmetatable, rawget and rawset are
 // not in the sandbox).
 //
+// The tables of a status item whose status is a proxy are themselves kept
+// for the next calls (keptItem): an item table that no call changed is
+// handed out again as it is, with its status proxy, when the same member
+// comes with the same status text. A call can tell neither apart from new
+// ones: no Lua value outlives a call, each kept item goes to one item of
+// a call at most, and one that a call changed (filled in, its status
+// replaced or removed) is never handed out again.
+//
 // A proxy is filled in from its base (unproxy) before anything that would
 // tell it from an ordinary table: its metatable's __newindex does so on
 // the first write of a field, the wrappers of pairs, next, table.insert
@@ -33,8 +41,19 @@ type proxies struct {
 	items    map[itemFields]*lua.LTable  // an item's fields but its status → its proxies' metatable
 	bases    map[*lua.LTable]*lua.LTable // a proxies' metatable → their base
 	newIndex lua.LValue                  // __newindex of every proxy metatable
+	kept     map[itemFields]keptItem     // the item tables to hand out again
+	call     uint64                      // counts the calls, for keptItem.call
 	// Of the last call: the statuses and items it found kept, and those it did not.
 	statusesMet, itemsMet met
+}
+
+// keptItem is the table of a status item, as a call made it: a proxy of
+// the item's fields holding the proxy of its status.
+type keptItem struct {
+	status             string      // the status's JSON text
+	item, statusProxy  *lua.LTable // the tables
+	itemMeta, statMeta *lua.LTable // their metatables, to tell them unchanged
+	call               uint64      // the call that last handed it out
 }
 
 // met counts what a call found kept and what it did not.
@@ -59,6 +78,7 @@ func newProxies(newIndex lua.LValue) proxies {
 		items:    map[itemFields]*lua.LTable{},
 		bases:    map[*lua.LTable]*lua.LTable{},
 		newIndex: newIndex,
+		kept:     map[itemFields]keptItem{},
 	}
 }
 
@@ -68,13 +88,62 @@ func newProxies(newIndex lua.LValue) proxies {
 // fleet's statuses have moved on. Only before a call makes proxies: one
 // whose metatable was forgotten would pass for an empty table.
 func (p *proxies) startCall() {
+	p.call++
 	if len(p.statuses) >= maxProxies && p.statusesMet.new > p.statusesMet.kept {
 		forgetAll(p.bases, p.statuses)
+		clear(p.kept)
 	}
 	if len(p.items) >= maxProxies && p.itemsMet.new > p.itemsMet.kept {
 		forgetAll(p.bases, p.items)
+		clear(p.kept)
 	}
 	p.statusesMet, p.itemsMet = met{}, met{}
+}
+
+// keptItemTable returns the kept table of item with the status text raw,
+// if there is one that this call has not handed out and no call changed.
+func (p *proxies) keptItemTable(item interpreter.AggregatedStatusItem, raw []byte) (*lua.LTable, bool) {
+	key := itemFields{item.ClusterName, item.AppliedMessage, item.Applied, item.Health}
+	k, ok := p.kept[key]
+	if !ok || k.call == p.call || k.status != string(raw) {
+		return nil, false
+	}
+	if k.item.Metatable != k.itemMeta || k.item.RawGetString("status") != k.statusProxy || k.statusProxy.Metatable != k.statMeta {
+		delete(p.kept, key) // changed by the call that had it
+		return nil, false
+	}
+	k.call = p.call
+	p.kept[key] = k
+	p.itemsMet.kept++
+	p.statusesMet.kept++
+	return k.item, true
+}
+
+// keepItemTable keeps the table t of item, holding the status proxy
+// status of the text raw, when both are proxies and there is room.
+func (p *proxies) keepItemTable(item interpreter.AggregatedStatusItem, raw []byte, t *lua.LTable, status lua.LValue) {
+	statusProxy, ok := status.(*lua.LTable)
+	if !ok || !p.isProxy(t) || !p.isProxy(statusProxy) {
+		return
+	}
+	key := itemFields{item.ClusterName, item.AppliedMessage, item.Applied, item.Health}
+	if k, again := p.kept[key]; (again && k.call == p.call) || (!again && len(p.kept) >= maxProxies) {
+		return // the same member twice in a call keeps the first
+	}
+	p.kept[key] = keptItem{
+		status: string(raw), item: t, statusProxy: statusProxy,
+		itemMeta: t.Metatable.(*lua.LTable), statMeta: statusProxy.Metatable.(*lua.LTable), call: p.call,
+	}
+}
+
+// isProxy reports whether t is a proxy.
+func (p *proxies) isProxy(t *lua.LTable) bool {
+	m, ok := t.Metatable.(*lua.LTable)
+	if !ok {
+		return false
+	}
+	_, ok = p.bases[m]
+	return ok
 }
 
 func forgetAll[K comparable](bases map[*lua.LTable]*lua.LTable, metas map[K]*lua.LTable) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	lua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -109,4 +110,80 @@ end`)
 		require.NoError(t, err)
 		assert.Equal(t, map[string]any{"sum": int64(ready * n), "names": int64(n)}, resp.Object.Object["status"], "ready %d", ready)
 	}
+}
+
+// TestKeptItemTables checks which item tables a state hands out again:
+// those no call changed, to one item of a call at most, and only with
+// the same status text.
+func TestKeptItemTables(t *testing.T) {
+	flat := func(cluster, status string) interpreter.AggregatedStatusItem {
+		return interpreter.AggregatedStatusItem{ClusterName: cluster, Status: &runtime.RawExtension{Raw: []byte(status)}}
+	}
+	tests := []struct {
+		name   string
+		body   string // run on every call
+		items  []interpreter.AggregatedStatusItem
+		reused bool // whether the third call's first item is the second's
+		want   string
+	}{
+		{"read only", `desiredObj.status = {r = statusItems[1].status.ready}`,
+			[]interpreter.AggregatedStatusItem{flat("m1", `{"ready":2}`)}, true, `{"r":2}`},
+		{"a status field set", `local s = statusItems[1].status
+      desiredObj.status = {r = s.ready}
+      s.ready = 7`,
+			[]interpreter.AggregatedStatusItem{flat("m1", `{"ready":2}`)}, false, `{"r":2}`},
+		{"the status replaced", `desiredObj.status = {r = statusItems[1].status.ready}
+      statusItems[1].status = {ready = 9}`,
+			[]interpreter.AggregatedStatusItem{flat("m1", `{"ready":2}`)}, false, `{"r":2}`},
+		{"the status removed", `desiredObj.status = {r = statusItems[1].status.ready}
+      statusItems[1].status = nil`,
+			[]interpreter.AggregatedStatusItem{flat("m1", `{"ready":2}`)}, false, `{"r":2}`},
+		{"an item field set", `desiredObj.status = {r = statusItems[1].status.ready}
+      statusItems[1].clusterName = "x"`,
+			[]interpreter.AggregatedStatusItem{flat("m1", `{"ready":2}`)}, false, `{"r":2}`},
+		{"the same member twice", `local a, b = statusItems[1], statusItems[2]
+      desiredObj.status = {apart = a ~= b and a.status ~= b.status, a = a.status.ready, b = b.status.ready}`,
+			[]interpreter.AggregatedStatusItem{flat("m1", `{"ready":2}`), flat("m1", `{"ready":2}`)}, true, `{"apart":true,"a":2,"b":2}`},
+		{"the same member twice, one changed", `local a, b = statusItems[1], statusItems[2]
+      local apart = a ~= b and a.status ~= b.status
+      a.status.ready = 5
+      desiredObj.status = {apart = apart, a = a.status.ready, b = b.status.ready}`,
+			[]interpreter.AggregatedStatusItem{flat("m1", `{"ready":2}`), flat("m1", `{"ready":2}`)}, false, `{"apart":true,"a":5,"b":2}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(WithMaxStates(1))
+			s, err := e.Compile(tt.name, "function AggregateStatus(desiredObj, statusItems)\n      "+tt.body+"\n      return desiredObj\n    end")
+			require.NoError(t, err)
+			var firsts []*lua.LTable
+			for call := range 4 {
+				obj := &unstructured.Unstructured{Object: map[string]any{"kind": "Widget"}}
+				resp, err := e.Run(context.Background(), s, interpreter.Request{Operation: interpreter.AggregateStatus, Object: obj, StatusItems: tt.items})
+				require.NoError(t, err, "call %d", call)
+				got, err := json.Marshal(resp.Object.Object["status"])
+				require.NoError(t, err)
+				assert.JSONEq(t, tt.want, string(got), "call %d", call)
+				st := <-e.pool.idle
+				e.pool.idle <- st
+				key := itemFields{clusterName: tt.items[0].ClusterName}
+				firsts = append(firsts, st.lazy.proxies.kept[key].item)
+			}
+			assert.Equal(t, tt.reused, firsts[2] == firsts[3], "the kept table of the last two calls")
+		})
+	}
+	t.Run("another status text", func(t *testing.T) {
+		e := New(WithMaxStates(1))
+		s, err := e.Compile("sum", `function AggregateStatus(desiredObj, statusItems)
+      desiredObj.status = {r = statusItems[1].status.ready}
+      return desiredObj
+    end`)
+		require.NoError(t, err)
+		for call, ready := range []int{1, 1, 1, 2, 2, 3} {
+			obj := &unstructured.Unstructured{Object: map[string]any{"kind": "Widget"}}
+			items := []interpreter.AggregatedStatusItem{flat("m1", fmt.Sprintf(`{"ready":%d}`, ready))}
+			resp, err := e.Run(context.Background(), s, interpreter.Request{Operation: interpreter.AggregateStatus, Object: obj, StatusItems: items})
+			require.NoError(t, err)
+			assert.Equal(t, map[string]any{"r": int64(ready)}, resp.Object.Object["status"], "call %d", call)
+		}
+	})
 }
