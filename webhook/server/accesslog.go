@@ -1,12 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"strings"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -71,10 +72,30 @@ func responseFlags(err error, timedOut bool) []string {
 // for the core group), STATUS the HTTP status, CODE the response's
 // status.code (200 when it succeeded), FLAGS the response flags joined by
 // commas; '-' stands for a field that has no value.
+//
+// Lines are formatted into a buffer the log keeps and written through a
+// buffered writer, flushed when no other request is in flight (so that an
+// idle server has written every line), when a line waited maxLineWait, and
+// when the buffer is full: under load, one write carries many lines.
 type accessLog struct {
-	mu sync.Mutex
-	w  io.Writer
+	inFlight atomic.Int64 // requests begun whose line is not written yet
+
+	mu      sync.Mutex
+	w       *bufio.Writer
+	line    []byte
+	waiting time.Time // when the oldest line not flushed was written; zero for none
 }
+
+// maxLineWait bounds how long a line waits in the buffer while other
+// requests are in flight, checked as each line is written.
+const maxLineWait = time.Second
+
+func newAccessLog(w io.Writer) *accessLog {
+	return &accessLog{w: bufio.NewWriterSize(w, 16<<10)}
+}
+
+// begin notes a request whose line will be written.
+func (l *accessLog) begin() { l.inFlight.Add(1) }
 
 // entry is what one line says.
 type entry struct {
@@ -88,25 +109,57 @@ type entry struct {
 	uid       string
 }
 
+// write writes the line of a request begin noted.
 func (l *accessLog) write(e entry) {
-	line := fmt.Sprintf("[%s] %s %s %d %d %s %d %s\n", e.start.UTC().Format("2006-01-02T15:04:05.000Z"),
-		e.operation, orDash(gvkField(e.gvk)), e.status, e.code, orDash(strings.Join(e.flags, ",")),
-		e.duration.Milliseconds(), orDash(e.uid))
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	_, _ = io.WriteString(l.w, line)
+	l.line = e.appendTo(l.line[:0])
+	_, _ = l.w.Write(l.line)
+	now := e.start.Add(e.duration)
+	if l.waiting.IsZero() {
+		l.waiting = now
+	}
+	if l.inFlight.Add(-1) == 0 || now.Sub(l.waiting) >= maxLineWait {
+		_ = l.w.Flush()
+		l.waiting = time.Time{}
+	}
 }
 
-func gvkField(gvk schema.GroupVersionKind) string {
-	if gvk.Empty() {
-		return ""
+// appendTo appends the line of e to b.
+func (e *entry) appendTo(b []byte) []byte {
+	b = append(b, '[')
+	b = e.start.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
+	b = append(b, "] "...)
+	b = append(b, e.operation...)
+	b = append(b, ' ')
+	switch {
+	case e.gvk.Empty():
+		b = append(b, '-')
+	case e.gvk.Group == "":
+		b = append(append(append(b, e.gvk.Version...), '/'), e.gvk.Kind...)
+	default:
+		b = append(append(append(append(append(b, e.gvk.Group...), '/'), e.gvk.Version...), '/'), e.gvk.Kind...)
 	}
-	return strings.TrimPrefix(gvk.Group+"/"+gvk.Version+"/"+gvk.Kind, "/")
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(e.status), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(e.code), 10)
+	b = append(b, ' ')
+	if len(e.flags) == 0 {
+		b = append(b, '-')
 	}
-	return s
+	for i, f := range e.flags {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, f...)
+	}
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, e.duration.Milliseconds(), 10)
+	b = append(b, ' ')
+	if e.uid == "" {
+		b = append(b, '-')
+	}
+	b = append(b, e.uid...)
+	return append(b, '\n')
 }

@@ -62,8 +62,36 @@ func TestAccessLogLine(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			tt.e.duration = 3*time.Millisecond + 900*time.Microsecond
-			(&accessLog{w: &buf}).write(tt.e)
+			l := newAccessLog(&buf)
+			l.begin()
+			l.write(tt.e)
 			assert.Equal(t, tt.want, buf.String())
 		})
 	}
+}
+
+// Lines wait in the buffer while other requests are in flight, at most
+// maxLineWait, and are all written once none is.
+func TestAccessLogFlush(t *testing.T) {
+	start := time.Date(2026, 12, 1, 23, 40, 1, 0, time.UTC)
+	line := func(uid string, at time.Duration) entry {
+		return entry{start: start.Add(at), operation: "InterpretHealth", status: 200, code: 200, uid: uid}
+	}
+	var buf bytes.Buffer
+	l := newAccessLog(&buf)
+	l.begin()
+	l.begin()
+	l.begin()
+	l.write(line("u-1", 0))
+	assert.Empty(t, buf.String(), "two requests in flight")
+	l.write(line("u-2", maxLineWait))
+	assert.Equal(t, "[2026-12-01T23:40:01.000Z] InterpretHealth - 200 200 - 0 u-1\n[2026-12-01T23:40:02.000Z] InterpretHealth - 200 200 - 0 u-2\n",
+		buf.String(), "u-1 waited maxLineWait")
+	buf.Reset()
+	l.begin()
+	l.write(line("u-3", maxLineWait))
+	assert.Empty(t, buf.String(), "one request in flight")
+	l.write(line("u-4", maxLineWait))
+	assert.Equal(t, "[2026-12-01T23:40:02.000Z] InterpretHealth - 200 200 - 0 u-3\n[2026-12-01T23:40:02.000Z] InterpretHealth - 200 200 - 0 u-4\n",
+		buf.String(), "none in flight")
 }

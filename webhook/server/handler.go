@@ -55,13 +55,13 @@ func (h *Handler) Metrics() *Metrics { return h.metrics }
 
 // answer is what ServeHTTP writes: an HTTP status and a response.
 type answer struct {
-	status    int
-	response  *webhook.ResourceInterpreterResponse
-	operation string // the metrics label
-	outcome   string
-	ran       bool                    // the interpreter ran: its middleware recorded the request
-	gvk       schema.GroupVersionKind // the object's kind, once decoded
-	flags     []string                // the response flags
+	status   int
+	response *webhook.ResourceInterpreterResponse
+	op       interpreter.Operation // 0 until the request's is read
+	outcome  outcome
+	ran      bool                    // the interpreter ran: its middleware recorded the request
+	gvk      schema.GroupVersionKind // the object's kind, once decoded
+	flags    []string                // the response flags
 	// retryAfter, when positive, is sent as the Retry-After header.
 	retryAfter time.Duration
 }
@@ -69,26 +69,29 @@ type answer struct {
 // reject answers a malformed request with HTTP status and a failed response.
 func reject(status int, uid string, format string, args ...any) answer {
 	msg := fmt.Sprintf(format, args...)
-	return answer{status: status, response: webhook.Failed(uid, int32(status), msg), operation: unknownOperation, outcome: outcomeRejected}
+	return answer{status: status, response: webhook.Failed(uid, int32(status), msg), outcome: outcomeRejected}
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	if h.access != nil {
+		h.access.begin()
+	}
 	a := h.answerSafely(w, r)
 	if !a.ran {
-		h.metrics.observe(a.operation, a.outcome, start)
+		h.metrics.observe(a.op, a.outcome, start)
 	}
-	h.metrics.flagged(a.operation, a.flags)
+	h.metrics.flagged(a.op, a.flags)
 	if h.access != nil {
 		code := int32(http.StatusOK) // a success has no status
 		if a.response.Status != nil {
 			code = a.response.Status.Code
 		}
-		h.access.write(entry{start: start, duration: time.Since(start), operation: a.operation, gvk: a.gvk, status: a.status,
+		h.access.write(entry{start: start, duration: time.Since(start), operation: operationLabel(a.op), gvk: a.gvk, status: a.status,
 			code: code, flags: a.flags, uid: a.response.UID})
 	}
 	if a.outcome != outcomeSuccess {
-		h.log.Info("interpreter webhook request "+a.outcome, "operation", a.operation, "uid", a.response.UID,
+		h.log.Info("interpreter webhook request "+a.outcome.String(), "operation", operationLabel(a.op), "uid", a.response.UID,
 			"code", a.response.Status.Code, "message", a.response.Status.Message)
 	}
 	body, err := json.Marshal(webhook.NewResponseContext(a.response))
@@ -148,13 +151,25 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request) answer {
 			return *refused
 		}
 	}
+	var gvk schema.GroupVersionKind
+	if req.Object != nil {
+		gvk = req.Object.GroupVersionKind()
+	}
+	// The handler decoded the objects and reads them no more, but for the
+	// operations answered by a patch from the request's object: the call
+	// may have them for those others.
+	req.Owned = !answeredByPatch(req.Operation)
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
 	a := h.run(ctx, wire, req, timeout)
-	if req.Object != nil {
-		a.gvk = req.Object.GroupVersionKind()
-	}
+	a.gvk = gvk
 	return a
+}
+
+// answeredByPatch reports whether op is answered by a JSON patch from the
+// request's object, which the call must then leave as it came.
+func answeredByPatch(op interpreter.Operation) bool {
+	return op == interpreter.ReviseReplica || op == interpreter.Retain || op == interpreter.AggregateStatus
 }
 
 // decodeExplained decodes a body DecodeRequestBody did not take in two
@@ -179,9 +194,7 @@ func decodeExplained(body []byte) (*webhook.ResourceInterpreterRequest, interpre
 	req, err := wire.Decode()
 	if err != nil {
 		a := reject(http.StatusBadRequest, wire.UID, "%v", err)
-		if wire.Operation.Valid() {
-			a.operation = wire.Operation.String()
-		}
+		a.op = wire.Operation
 		return refuse(a)
 	}
 	return wire, req, nil
@@ -210,7 +223,7 @@ type result struct {
 // run runs the operation and answers with its outcome. It answers when
 // ctx is done even if the interpreter has not returned.
 func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequest, req interpreter.Request, timeout time.Duration) answer {
-	op := req.Operation.String()
+	op := req.Operation
 	done := make(chan result, 1)
 	go func() {
 		defer func() {
@@ -238,7 +251,7 @@ func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequ
 }
 
 // answerFor answers with what the interpreter returned.
-func answerFor(wire *webhook.ResourceInterpreterRequest, op string, res result) answer {
+func answerFor(wire *webhook.ResourceInterpreterRequest, op interpreter.Operation, res result) answer {
 	if res.err != nil {
 		code := http.StatusInternalServerError
 		var relayed *webhook.StatusError
@@ -269,13 +282,13 @@ func answerFor(wire *webhook.ResourceInterpreterRequest, op string, res result) 
 	if err != nil {
 		return failure(wire, op, http.StatusInternalServerError, err)
 	}
-	return answer{status: http.StatusOK, response: resp, operation: op, outcome: outcomeSuccess, ran: true}
+	return answer{status: http.StatusOK, response: resp, op: op, outcome: outcomeSuccess, ran: true}
 }
 
 // failure answers a request whose operation failed: HTTP 200, successful=false.
-func failure(wire *webhook.ResourceInterpreterRequest, op string, code int, err error) answer {
-	resp := webhook.Failed(wire.UID, int32(code), op+": "+err.Error())
-	return answer{status: http.StatusOK, response: resp, operation: op, outcome: outcomeFailure, ran: true}
+func failure(wire *webhook.ResourceInterpreterRequest, op interpreter.Operation, code int, err error) answer {
+	resp := webhook.Failed(wire.UID, int32(code), op.String()+": "+err.Error())
+	return answer{status: http.StatusOK, response: resp, op: op, outcome: outcomeFailure, ran: true}
 }
 
 // isJSON reports whether a Content-Type header names JSON.

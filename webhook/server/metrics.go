@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -10,20 +11,37 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// The outcomes of a request, as the "outcome" label says them.
+// outcome is how a request ended, as the "outcome" label says it.
+type outcome int
+
+// The outcomes of a request.
 const (
-	outcomeSuccess  = "success"  // the operation answered
-	outcomeFailure  = "failure"  // the operation failed: successful=false
-	outcomeRejected = "rejected" // the request was malformed: HTTP 4xx
+	outcomeSuccess  outcome = iota // the operation answered
+	outcomeFailure                 // the operation failed: successful=false
+	outcomeRejected                // the request was malformed: HTTP 4xx
 	// outcomeOverloaded: a limit refused the operation without running it
 	// (interpreter.ErrOverloaded): HTTP 503.
-	outcomeOverloaded = "overloaded"
+	outcomeOverloaded
 	// outcomeRateLimited: a rate limit refused the operation: HTTP 429.
-	outcomeRateLimited = "rate_limited"
+	outcomeRateLimited
+	outcomes // the number of outcomes
 )
+
+var outcomeNames = [outcomes]string{"success", "failure", "rejected", "overloaded", "rate_limited"}
+
+func (o outcome) String() string { return outcomeNames[o] }
 
 // unknownOperation labels requests rejected before their operation was read.
 const unknownOperation = "unknown"
+
+// operationLabel is the "operation" label of op: its wire name, or
+// unknownOperation for none.
+func operationLabel(op interpreter.Operation) string {
+	if !op.Valid() {
+		return unknownOperation
+	}
+	return op.String()
+}
 
 // Metrics are the Prometheus metrics of a Handler. It is a
 // prometheus.Collector: register it with the registry served on /metrics.
@@ -34,6 +52,27 @@ type Metrics struct {
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
 	flags    *prometheus.CounterVec
+	// series are the request metrics of each operation, unknownOperation
+	// first, looked up once each rather than by label on every request.
+	series [interpreter.InterpretDependency + 1]series
+}
+
+// series are the request metrics of one operation, each made when first
+// recorded, so that /metrics shows only those recorded.
+type series struct {
+	duration lazy[prometheus.Observer]
+	requests [outcomes]lazy[prometheus.Counter]
+}
+
+// lazy is a value made on first use.
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+}
+
+func (l *lazy[T]) get(make func() T) T {
+	l.once.Do(func() { l.v = make() })
+	return l.v
 }
 
 var _ prometheus.Collector = (*Metrics)(nil)
@@ -76,16 +115,20 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 }
 
 // flagged counts a request's response flags.
-func (m *Metrics) flagged(operation string, flags []string) {
+func (m *Metrics) flagged(op interpreter.Operation, flags []string) {
 	for _, f := range flags {
-		m.flags.WithLabelValues(operation, f).Inc()
+		m.flags.WithLabelValues(operationLabel(op), f).Inc()
 	}
 }
 
 // observe records one request.
-func (m *Metrics) observe(operation, outcome string, start time.Time) {
-	m.requests.WithLabelValues(operation, outcome).Inc()
-	m.duration.WithLabelValues(operation).Observe(time.Since(start).Seconds())
+func (m *Metrics) observe(op interpreter.Operation, o outcome, start time.Time) {
+	if !op.Valid() {
+		op = 0
+	}
+	s := &m.series[op]
+	s.requests[o].get(func() prometheus.Counter { return m.requests.WithLabelValues(operationLabel(op), o.String()) }).Inc()
+	s.duration.get(func() prometheus.Observer { return m.duration.WithLabelValues(operationLabel(op)) }).Observe(time.Since(start).Seconds())
 }
 
 // Middleware returns middleware that records every operation the
@@ -99,19 +142,19 @@ func (m *Metrics) Middleware() interpreter.Middleware {
 		return interpreter.Decorate(next, func(ctx context.Context, req interpreter.Request) (_ interpreter.Response, err error) {
 			start := time.Now()
 			m.inFlight.Inc()
-			outcome := outcomeFailure
+			ended := outcomeFailure
 			defer func() {
 				m.inFlight.Dec()
-				m.observe(req.Operation.String(), outcome, start)
+				m.observe(req.Operation, ended, start)
 			}()
 			resp, err := next.Interpret(ctx, req)
 			switch {
 			case err == nil:
-				outcome = outcomeSuccess
+				ended = outcomeSuccess
 			case isRateLimited(err):
-				outcome = outcomeRateLimited
+				ended = outcomeRateLimited
 			case errors.Is(err, interpreter.ErrOverloaded):
-				outcome = outcomeOverloaded
+				ended = outcomeOverloaded
 			}
 			return resp, err
 		})

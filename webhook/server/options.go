@@ -37,5 +37,6 @@ func WithLogger(l *slog.Logger) Option { return func(h *Handler) { h.log = l } }
 
 // WithAccessLog writes a line per request to w, in the form the package
 // documentation gives (no access log by default). Lines are written whole,
-// one at a time.
-func WithAccessLog(w io.Writer) Option { return func(h *Handler) { h.access = &accessLog{w: w} } }
+// one or more at a time; when no request is in flight, every line has been
+// written.
+func WithAccessLog(w io.Writer) Option { return func(h *Handler) { h.access = newAccessLog(w) } }

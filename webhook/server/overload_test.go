@@ -52,7 +52,7 @@ func TestHandlerOverloaded(t *testing.T) {
 
 	assert.Equal(t, http.StatusOK, <-first, "the running call answers when its deadline passes")
 	var overloaded dto.Metric
-	require.NoError(t, h.Metrics().requests.WithLabelValues("InterpretStatus", outcomeOverloaded).Write(&overloaded))
+	require.NoError(t, h.Metrics().requests.WithLabelValues("InterpretStatus", outcomeOverloaded.String()).Write(&overloaded))
 	assert.Equal(t, 1.0, overloaded.GetCounter().GetValue())
 }
 
@@ -120,6 +120,6 @@ func TestHandlerRateLimited(t *testing.T) {
 	assert.Regexp(t, `^InterpretHealth: InterpretHealth hook for example.io/v1, Kind=Widget rate limited: the server bucket of 1 tokens per 1h0m0s is empty, retry after`, review.Response.Status.Message)
 
 	var limited dto.Metric
-	require.NoError(t, h.Metrics().requests.WithLabelValues("InterpretHealth", outcomeRateLimited).Write(&limited))
+	require.NoError(t, h.Metrics().requests.WithLabelValues("InterpretHealth", outcomeRateLimited.String()).Write(&limited))
 	assert.Equal(t, 1.0, limited.GetCounter().GetValue())
 }
