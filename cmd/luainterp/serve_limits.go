@@ -74,10 +74,17 @@ func queueWait() *prometheus.HistogramVec {
 	}, []string{"operation"})
 }
 
-// observeWait records into h.
+// observeWait records into h, through each operation's histogram looked
+// up once, up front, rather than by label on every call.
 func observeWait(h *prometheus.HistogramVec) bulkhead.WaitObserver {
+	var byOp [interpreter.InterpretDependency + 1]prometheus.Observer
+	for _, op := range interpreter.Operations() {
+		byOp[op] = h.WithLabelValues(op.String())
+	}
 	return func(_ schema.GroupVersionKind, op interpreter.Operation, waited time.Duration) {
-		h.WithLabelValues(op.String()).Observe(waited.Seconds())
+		if op.Valid() {
+			byOp[op].Observe(waited.Seconds())
+		}
 	}
 }
 

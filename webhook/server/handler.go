@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -94,12 +94,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.log.Info("interpreter webhook request "+a.outcome.String(), "operation", operationLabel(a.op), "uid", a.response.UID,
 			"code", a.response.Status.Code, "message", a.response.Status.Message)
 	}
-	body, err := json.Marshal(webhook.NewResponseContext(a.response))
+	buf := bodies.Get().(*[]byte)
+	defer bodies.Put(buf)
+	body, err := webhook.AppendResponseContext((*buf)[:0], a.response)
 	if err != nil {
 		h.log.Error("encoding interpreter webhook response", "error", err)
 		a = reject(http.StatusInternalServerError, a.response.UID, "encoding the response: %v", err)
-		body, _ = json.Marshal(webhook.NewResponseContext(a.response))
+		body, _ = webhook.AppendResponseContext((*buf)[:0], a.response)
 	}
+	*buf = body
 	if a.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", http.MethodPost)
 	}
@@ -111,6 +114,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(a.status)
 	_, _ = w.Write(body)
 }
+
+// bodies are the buffers answers are encoded into, kept for the next
+// answer once written.
+var bodies = sync.Pool{New: func() any { return new([]byte) }}
 
 // answerSafely answers r, turning a panic into a failed response.
 func (h *Handler) answerSafely(w http.ResponseWriter, r *http.Request) (a answer) {

@@ -1,0 +1,75 @@
+package webhook
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/luainterp/luainterp/interpreter"
+)
+
+// AppendResponseContext writes the bytes json.Marshal writes, for the
+// answer of every operation and for failures.
+func TestAppendResponseContext(t *testing.T) {
+	patchType := PatchTypeJSONPatch
+	replicas, healthy := int32(6), false
+	requirements := &interpreter.ReplicaRequirements{
+		NodeClaim: &interpreter.NodeClaim{
+			HardNodeAffinity: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{
+				{Key: "kubernetes.io/arch", Operator: corev1.NodeSelectorOpIn, Values: []string{"amd64", "arm64"}}}}}},
+			NodeSelector: map[string]string{"kubernetes.io/os": "linux", "a<b>&c": "\u2028\u2029\x01\"\\\b\f\n\r\t\xff é"},
+			Tolerations:  []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "web", Effect: corev1.TaintEffectNoSchedule}},
+		},
+		ResourceRequest: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("576Mi"), corev1.ResourceCPU: resource.MustParse("1500m"),
+			"example.com/gpu": resource.MustParse("1")},
+		Namespace:         "ns",
+		PriorityClassName: "high",
+	}
+	tests := []struct {
+		name string
+		resp *ResourceInterpreterResponse
+	}{
+		{"InterpretReplica", &ResourceInterpreterResponse{UID: "u-1", Successful: true, Replicas: &replicas, ReplicaRequirements: requirements}},
+		{"InterpretReplica, requirements of the namespace only", &ResourceInterpreterResponse{UID: "u-1", Successful: true, Replicas: &replicas,
+			ReplicaRequirements: &interpreter.ReplicaRequirements{Namespace: "ns", NodeClaim: &interpreter.NodeClaim{}}}},
+		{"a node selector alone", &ResourceInterpreterResponse{UID: "u-1", Successful: true, Replicas: &replicas,
+			ReplicaRequirements: &interpreter.ReplicaRequirements{NodeClaim: &interpreter.NodeClaim{NodeSelector: map[string]string{"a": "b"},
+				Tolerations: requirements.NodeClaim.Tolerations}}}},
+		{"a patch", &ResourceInterpreterResponse{UID: "u-2", Successful: true, Patch: []byte(`[{"op":"replace","path":"/spec/replicas","value":3}]`), PatchType: &patchType}},
+		{"no patch", &ResourceInterpreterResponse{UID: "u-2", Successful: true}},
+		{"components", &ResourceInterpreterResponse{UID: "u-3", Successful: true, Components: []interpreter.Component{{Name: "leader", Replicas: 1}}}},
+		{"dependencies", &ResourceInterpreterResponse{UID: "u-4", Successful: true, Dependencies: []interpreter.DependentObjectReference{
+			{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "c"}}}},
+		{"status", &ResourceInterpreterResponse{UID: "u-5", Successful: true, RawStatus: &runtime.RawExtension{Raw: []byte(` { "readyReplicas" : 2 } `)}}},
+		{"health", &ResourceInterpreterResponse{UID: "u-6", Successful: true, Healthy: &healthy}},
+		{"a failure", Failed("u-7", 504, `InterpretHealth: deadline of 10s exceeded <"quoted">`)},
+		{"a failure without a message", Failed("", 500, "")},
+		{"a failure without a code", Failed("u-8", 0, "m")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := json.Marshal(NewResponseContext(tt.resp))
+			require.NoError(t, err)
+			got, err := AppendResponseContext([]byte("prefix"), tt.resp)
+			require.NoError(t, err)
+			assert.Equal(t, "prefix"+string(want), string(got))
+		})
+	}
+}
+
+// FuzzAppendString checks the strings against encoding/json's.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "<a href=\"x\">&amp;</a>", "\u2028\u2029", "\x00\x1f\x7f", "\xff\xfe", "é€😀", "\\\"/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(appendString(nil, s)))
+	})
+}
