@@ -32,7 +32,9 @@
 // less when the caller asks for less with a "timeout" query parameter, as
 // Kubernetes clients add to their requests (?timeout=10s). When the
 // deadline passes, the answer is sent at once, whatever the interpreter is
-// still doing. A panic in the interpreter fails that request only.
+// still doing (over HTTP/1, with "Connection: close": the connection is
+// closed once the interpreter returns). A panic in the interpreter fails
+// that request only.
 //
 // # Metrics
 //

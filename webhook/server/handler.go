@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
-	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/webhook"
 )
 
@@ -64,6 +63,10 @@ type answer struct {
 	flags    []string                // the response flags
 	// retryAfter, when positive, is sent as the Retry-After header.
 	retryAfter time.Duration
+	// late is an answer written while the call it answers still runs.
+	late bool
+	// written says the answer was written already, late.
+	written bool
 }
 
 // reject answers a malformed request with HTTP status and a failed response.
@@ -77,7 +80,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.access != nil {
 		h.access.begin()
 	}
-	a := h.answerSafely(w, r)
+	if a := h.answerSafely(w, r, start); !a.written {
+		h.respond(w, a, start)
+	}
+}
+
+// respond records a (its metrics, its access log line, the log of a
+// failure) and writes it. A late answer is written whole, its length
+// given and the connection to be closed, and flushed: the handler is
+// still running the call it answers.
+func (h *Handler) respond(w http.ResponseWriter, a answer, start time.Time) {
 	if !a.ran {
 		h.metrics.observe(a.op, a.outcome, start)
 	}
@@ -103,16 +115,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		body, _ = webhook.AppendResponseContext((*buf)[:0], a.response)
 	}
 	*buf = body
+	header := w.Header()
 	if a.status == http.StatusMethodNotAllowed {
-		w.Header().Set("Allow", http.MethodPost)
+		header.Set("Allow", http.MethodPost)
 	}
 	if a.retryAfter > 0 {
 		// In whole seconds, rounded up: a client waiting that long finds a token.
-		w.Header().Set("Retry-After", strconv.FormatInt(int64((a.retryAfter+time.Second-1)/time.Second), 10))
+		header.Set("Retry-After", strconv.FormatInt(int64((a.retryAfter+time.Second-1)/time.Second), 10))
 	}
-	w.Header().Set("Content-Type", webhook.ContentType)
+	header.Set("Content-Type", webhook.ContentType)
+	if a.late {
+		header.Set("Content-Length", strconv.Itoa(len(body)))
+		header.Set("Connection", "close")
+	}
 	w.WriteHeader(a.status)
 	_, _ = w.Write(body)
+	if a.late {
+		_ = http.NewResponseController(w).Flush()
+	}
 }
 
 // bodies are the buffers answers are encoded into, kept for the next
@@ -120,7 +140,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 var bodies = sync.Pool{New: func() any { return new([]byte) }}
 
 // answerSafely answers r, turning a panic into a failed response.
-func (h *Handler) answerSafely(w http.ResponseWriter, r *http.Request) (a answer) {
+func (h *Handler) answerSafely(w http.ResponseWriter, r *http.Request, start time.Time) (a answer) {
 	defer func() {
 		if p := recover(); p != nil {
 			h.log.Error("panic answering interpreter webhook request", "panic", p, "stack", string(debug.Stack()))
@@ -128,11 +148,11 @@ func (h *Handler) answerSafely(w http.ResponseWriter, r *http.Request) (a answer
 			a.outcome = outcomeFailure
 		}
 	}()
-	return h.answer(w, r)
+	return h.answer(w, r, start)
 }
 
 // answer reads, checks and runs one request.
-func (h *Handler) answer(w http.ResponseWriter, r *http.Request) answer {
+func (h *Handler) answer(w http.ResponseWriter, r *http.Request, start time.Time) answer {
 	if r.Method != http.MethodPost {
 		return reject(http.StatusMethodNotAllowed, "", "method %s: want POST", r.Method)
 	}
@@ -168,7 +188,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request) answer {
 	req.Owned = !answeredByPatch(req.Operation)
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	a := h.run(ctx, wire, req, timeout)
+	a := h.run(ctx, call{w: w, r: r, start: start, wire: wire, req: req, gvk: gvk, timeout: timeout})
 	a.gvk = gvk
 	return a
 }
@@ -219,83 +239,6 @@ func (h *Handler) deadline(r *http.Request) (time.Duration, error) {
 		return 0, fmt.Errorf("timeout query parameter %q: want a positive duration such as 10s", q)
 	}
 	return min(d, h.timeout), nil
-}
-
-// result is what the interpreter gave, or the panic it raised.
-type result struct {
-	resp interpreter.Response
-	err  error
-}
-
-// run runs the operation and answers with its outcome. It answers when
-// ctx is done even if the interpreter has not returned.
-func (h *Handler) run(ctx context.Context, wire *webhook.ResourceInterpreterRequest, req interpreter.Request, timeout time.Duration) answer {
-	op := req.Operation
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				h.log.Error("panic in interpreter", "operation", op, "uid", wire.UID, "panic", p, "stack", string(debug.Stack()))
-				done <- result{err: fmt.Errorf("panic: %v", p)}
-			}
-		}()
-		resp, err := h.in.Interpret(ctx, req)
-		done <- result{resp, err}
-	}()
-	var res result
-	select {
-	case res = <-done:
-	case <-ctx.Done():
-		a := failure(wire, op, http.StatusGatewayTimeout, fmt.Errorf("deadline of %s exceeded", timeout))
-		a.flags = responseFlags(nil, true)
-		return a
-	}
-	a := answerFor(wire, op, res)
-	if res.err != nil {
-		a.flags = responseFlags(res.err, false)
-	}
-	return a
-}
-
-// answerFor answers with what the interpreter returned.
-func answerFor(wire *webhook.ResourceInterpreterRequest, op interpreter.Operation, res result) answer {
-	if res.err != nil {
-		code := http.StatusInternalServerError
-		var relayed *webhook.StatusError
-		switch {
-		case errors.As(res.err, &relayed) && relayed.Code != 0:
-			code = int(relayed.Code) // a webhook asked in turn failed: its code stands
-		case errors.Is(res.err, interpreter.ErrNoHook):
-			code = http.StatusNotImplemented
-		case errors.Is(res.err, context.DeadlineExceeded), errors.Is(res.err, luavm.ErrTimeout):
-			code = http.StatusGatewayTimeout // the caller's deadline or the engine's: a deadline either way
-		case isRateLimited(res.err):
-			// Refused for want of a token: HTTP 429, with when to retry.
-			a := failure(wire, op, http.StatusTooManyRequests, res.err)
-			a.status, a.outcome = http.StatusTooManyRequests, outcomeRateLimited
-			a.retryAfter = retryAfter(res.err)
-			return a
-		case errors.Is(res.err, interpreter.ErrOverloaded):
-			// Refused without running: HTTP 503 itself, so that a caller
-			// or a proxy in front retries later or elsewhere.
-			a := failure(wire, op, http.StatusServiceUnavailable, res.err)
-			a.status = http.StatusServiceUnavailable
-			a.outcome = outcomeOverloaded
-			return a
-		}
-		return failure(wire, op, code, res.err)
-	}
-	resp, err := webhook.EncodeResponse(wire, res.resp)
-	if err != nil {
-		return failure(wire, op, http.StatusInternalServerError, err)
-	}
-	return answer{status: http.StatusOK, response: resp, op: op, outcome: outcomeSuccess, ran: true}
-}
-
-// failure answers a request whose operation failed: HTTP 200, successful=false.
-func failure(wire *webhook.ResourceInterpreterRequest, op interpreter.Operation, code int, err error) answer {
-	resp := webhook.Failed(wire.UID, int32(code), op.String()+": "+err.Error())
-	return answer{status: http.StatusOK, response: resp, op: op, outcome: outcomeFailure, ran: true}
 }
 
 // isJSON reports whether a Content-Type header names JSON.
