@@ -1,7 +1,9 @@
 package webhook
 
 import (
+	"bytes"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,9 +27,12 @@ import (
 //
 // The request's objects are in wire.Object.Object and
 // wire.ObservedObject.Object, the maps of req's; their Raw is empty, and
-// EncodeResponse patches from the map. A status item's Raw is the body's
-// own bytes. Callers must not modify req's objects or the body (no
-// Interpreter does).
+// EncodeResponse patches from the map. Their strings are cut from one copy
+// of the body, which a string kept after the request keeps whole: but the
+// objects' apiVersion and kind, from which the kind keys of the limits'
+// long-lived maps are made, and the status items' statuses, which an
+// engine may keep, are copies of their own. Callers must not modify req's
+// objects (no Interpreter does but those given Owned requests).
 func DecodeRequestBody(body []byte) (wire *ResourceInterpreterRequest, req interpreter.Request, ok bool) {
 	if !utf8.Valid(body) {
 		return nil, req, false
@@ -44,11 +49,29 @@ func DecodeRequestBody(body []byte) (wire *ResourceInterpreterRequest, req inter
 		// the patch of the answer must start from.
 		return nil, req, false
 	}
+	ownKind(obj)
+	if wire.ObservedObject != nil {
+		ownKind(wire.ObservedObject.Object.(*unstructured.Unstructured).Object)
+	}
+	for i := range wire.AggregatedStatus {
+		if st := wire.AggregatedStatus[i].Status; st != nil {
+			st.Raw = bytes.Clone(st.Raw)
+		}
+	}
 	req, err := wire.decode(false)
 	if err != nil {
 		return nil, req, false
 	}
 	return wire, req, true
+}
+
+// ownKind gives the object's apiVersion and kind strings of their own.
+func ownKind(obj map[string]any) {
+	for _, field := range [...]string{"apiVersion", "kind"} {
+		if v, ok := obj[field].(string); ok {
+			obj[field] = strings.Clone(v)
+		}
+	}
 }
 
 // context reads a ResourceInterpreterContext of this protocol's

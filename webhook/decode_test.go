@@ -159,3 +159,18 @@ func FuzzDecodeRequestBody(f *testing.F) {
 		assertSameRequest(t, twoWire, twoReq, wire, req)
 	})
 }
+
+// What a request's answer leaves behind does not keep the body: the
+// statuses are copies, and the objects' strings are cut from a copy.
+func TestDecodeRequestBodyCopies(t *testing.T) {
+	body := []byte(inContext(`{"uid":"u","operation":"AggregateStatus","object":` + widgetJSON +
+		`,"aggregatedStatus":[{"clusterName":"m1","status":{"readyReplicas":2}}]}`))
+	wire, req, ok := DecodeRequestBody(body)
+	require.True(t, ok)
+	for i := range body {
+		body[i] = ' '
+	}
+	assert.JSONEq(t, `{"readyReplicas":2}`, string(wire.AggregatedStatus[0].Status.Raw))
+	assert.Equal(t, "example.io/v1", req.Object.GetAPIVersion())
+	assert.Equal(t, "w", req.Object.GetName())
+}
