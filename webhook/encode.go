@@ -16,8 +16,8 @@ import (
 // ResourceInterpreterContext holding resp, the bytes
 // json.Marshal(NewResponseContext(resp)) writes. It writes the context,
 // the response and the replica requirements' resources and node selector
-// itself, and leaves to encoding/json only the values that are rarely
-// there or large (node affinity, tolerations, components, dependencies),
+// itself, and leaves to encoding/json only the components, dependencies
+// and raw status,
 // since json.Marshal's reflection over the whole answer cost serve as
 // much as a tenth of its time per request.
 func AppendResponseContext(b []byte, resp *ResourceInterpreterResponse) ([]byte, error) {
@@ -89,10 +89,7 @@ func appendReplicaRequirements(b []byte, r *interpreter.ReplicaRequirements) ([]
 	}
 	if nc := r.NodeClaim; nc != nil {
 		field("nodeClaim")
-		var err error
-		if b, err = appendNodeClaim(b, nc); err != nil {
-			return nil, err
-		}
+		b = appendNodeClaim(b, nc)
 	}
 	if len(r.ResourceRequest) > 0 {
 		field("resourceRequest")
@@ -113,14 +110,11 @@ func appendReplicaRequirements(b []byte, r *interpreter.ReplicaRequirements) ([]
 }
 
 // appendNodeClaim appends the JSON of nc.
-func appendNodeClaim(b []byte, nc *interpreter.NodeClaim) ([]byte, error) {
+func appendNodeClaim(b []byte, nc *interpreter.NodeClaim) []byte {
 	b = append(b, '{')
 	comma := false
-	var err error
 	if nc.HardNodeAffinity != nil {
-		if b, err = appendMarshaled(append(b, `"hardNodeAffinity":`...), nc.HardNodeAffinity); err != nil {
-			return nil, err
-		}
+		b = appendNodeSelector(append(b, `"hardNodeAffinity":`...), nc.HardNodeAffinity)
 		comma = true
 	}
 	if len(nc.NodeSelector) > 0 {
@@ -141,11 +135,90 @@ func appendNodeClaim(b []byte, nc *interpreter.NodeClaim) ([]byte, error) {
 		if comma {
 			b = append(b, ',')
 		}
-		if b, err = appendMarshaled(append(b, `"tolerations":`...), nc.Tolerations); err != nil {
-			return nil, err
-		}
+		b = appendTolerations(append(b, `"tolerations":`...), nc.Tolerations)
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
+}
+
+// appendNodeSelector appends the JSON of ns. (TestEncodedTypes fails when
+// k8s.io/api gives it or the types below fields this does not write.)
+func appendNodeSelector(b []byte, ns *corev1.NodeSelector) []byte {
+	b = append(b, `{"nodeSelectorTerms":`...)
+	if ns.NodeSelectorTerms == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i, term := range ns.NodeSelectorTerms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		if len(term.MatchExpressions) > 0 {
+			b = appendNodeSelectorRequirements(append(b, `"matchExpressions":`...), term.MatchExpressions)
+		}
+		if len(term.MatchFields) > 0 {
+			if len(term.MatchExpressions) > 0 {
+				b = append(b, ',')
+			}
+			b = appendNodeSelectorRequirements(append(b, `"matchFields":`...), term.MatchFields)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}
+
+func appendNodeSelectorRequirements(b []byte, rs []corev1.NodeSelectorRequirement) []byte {
+	b = append(b, '[')
+	for i, r := range rs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(append(b, `{"key":`...), r.Key)
+		b = appendString(append(b, `,"operator":`...), string(r.Operator))
+		if len(r.Values) > 0 {
+			b = append(b, `,"values":[`...)
+			for j, v := range r.Values {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendString(b, v)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+func appendTolerations(b []byte, ts []corev1.Toleration) []byte {
+	b = append(b, '[')
+	for i, t := range ts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		comma := false
+		for _, f := range [...]struct{ name, value string }{
+			{"key", t.Key}, {"operator", string(t.Operator)}, {"value", t.Value}, {"effect", string(t.Effect)},
+		} {
+			if f.value == "" {
+				continue
+			}
+			if comma {
+				b = append(b, ',')
+			}
+			b = appendString(append(append(append(b, '"'), f.name...), `":`...), f.value)
+			comma = true
+		}
+		if t.TolerationSeconds != nil {
+			if comma {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(append(b, `"tolerationSeconds":`...), *t.TolerationSeconds, 10)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // appendResourceList appends the JSON of quantities, by name.

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,6 +41,18 @@ func TestAppendResponseContext(t *testing.T) {
 		{"a node selector alone", &ResourceInterpreterResponse{UID: "u-1", Successful: true, Replicas: &replicas,
 			ReplicaRequirements: &interpreter.ReplicaRequirements{NodeClaim: &interpreter.NodeClaim{NodeSelector: map[string]string{"a": "b"},
 				Tolerations: requirements.NodeClaim.Tolerations}}}},
+		{"node constraints", &ResourceInterpreterResponse{UID: "u-1", Successful: true, Replicas: &replicas,
+			ReplicaRequirements: &interpreter.ReplicaRequirements{NodeClaim: &interpreter.NodeClaim{
+				HardNodeAffinity: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{
+					{}, {MatchFields: []corev1.NodeSelectorRequirement{{Key: "metadata.name", Operator: corev1.NodeSelectorOpNotIn, Values: []string{"n<1>"}}}},
+					{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "a", Operator: corev1.NodeSelectorOpExists}},
+						MatchFields: []corev1.NodeSelectorRequirement{{Key: "b", Operator: corev1.NodeSelectorOpIn, Values: []string{}}}}}},
+				Tolerations: []corev1.Toleration{{}, {Operator: corev1.TolerationOpExists}, {Key: "k", Effect: corev1.TaintEffectNoExecute, TolerationSeconds: new(int64(-30))},
+					{Effect: corev1.TaintEffectPreferNoSchedule, TolerationSeconds: new(int64(0))}}}}}},
+		{"no node selector terms", &ResourceInterpreterResponse{UID: "u-1", Successful: true, Replicas: &replicas,
+			ReplicaRequirements: &interpreter.ReplicaRequirements{NodeClaim: &interpreter.NodeClaim{HardNodeAffinity: &corev1.NodeSelector{}}}}},
+		{"empty node selector terms", &ResourceInterpreterResponse{UID: "u-1", Successful: true, Replicas: &replicas,
+			ReplicaRequirements: &interpreter.ReplicaRequirements{NodeClaim: &interpreter.NodeClaim{HardNodeAffinity: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{}}}}}},
 		{"a patch", &ResourceInterpreterResponse{UID: "u-2", Successful: true, Patch: []byte(`[{"op":"replace","path":"/spec/replicas","value":3}]`), PatchType: &patchType}},
 		{"no patch", &ResourceInterpreterResponse{UID: "u-2", Successful: true}},
 		{"components", &ResourceInterpreterResponse{UID: "u-3", Successful: true, Components: []interpreter.Component{{Name: "leader", Replicas: 1}}}},
@@ -59,6 +72,24 @@ func TestAppendResponseContext(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, "prefix"+string(want), string(got))
 		})
+	}
+}
+
+// The encoder writes every field of the k8s.io/api types it writes
+// itself: a field added by a new version of the module fails this until
+// the encoder writes it too (and a case above shows it).
+func TestEncodedTypes(t *testing.T) {
+	for typ, fields := range map[reflect.Type]int{
+		reflect.TypeFor[corev1.NodeSelector]():             1,
+		reflect.TypeFor[corev1.NodeSelectorTerm]():         2,
+		reflect.TypeFor[corev1.NodeSelectorRequirement]():  3,
+		reflect.TypeFor[corev1.Toleration]():               5,
+		reflect.TypeFor[interpreter.ReplicaRequirements](): 4,
+		reflect.TypeFor[interpreter.NodeClaim]():           3,
+		reflect.TypeFor[ResourceInterpreterResponse]():     11,
+		reflect.TypeFor[RequestStatus]():                   2,
+	} {
+		assert.Equal(t, fields, typ.NumField(), "%s", typ)
 	}
 }
 
