@@ -49,6 +49,7 @@ type lazyEntry struct {
 	// tables handed out, and what the script set (nil for a field it
 	// removed).
 	overlay map[string]lua.LValue
+	spare   *lua.LTable // between calls, the table it held, for the next
 }
 
 func (e *lazyEntry) put(key string, v lua.LValue) {
@@ -117,9 +118,13 @@ func (st *state) value(v any) (lua.LValue, error) {
 }
 
 func (st *state) lazyTable(src lazySource) *lua.LTable {
-	t := st.L.CreateTable(0, 0)
-	t.Metatable = st.lazy.meta
 	e := st.lazy.newEntry()
+	t := e.spare
+	e.spare = nil
+	if t == nil {
+		t = st.L.CreateTable(0, 0)
+		t.Metatable = st.lazy.meta
+	}
 	e.src = src
 	st.lazy.entries[t] = e
 	return t
@@ -144,11 +149,17 @@ const (
 	maxKeptOverlay = 64
 )
 
-// reset forgets the lazy tables of a call and keeps entries for the next.
+// reset forgets the lazy tables of a call and keeps entries for the next,
+// with the tables themselves: a table still lazy when its call ends is
+// empty and has the lazy metatable, as a new one, and no Lua value of a
+// call outlives it, so the next call cannot tell it from a new one.
 func (lt *lazyTables) reset() {
-	for _, e := range lt.entries {
+	for t, e := range lt.entries {
 		if len(lt.free) == maxKeptEntries {
 			break
+		}
+		if k, _ := t.Next(lua.LNil); k == lua.LNil && t.Metatable == lt.meta {
+			e.spare = t
 		}
 		e.src = nil
 		if len(e.overlay) > maxKeptOverlay {

@@ -38,6 +38,27 @@ func TestLazyTablesKept(t *testing.T) {
 		assert.Equal(t, entries, mapOf(lt), "the same map")
 		assert.Len(t, lt.free, 2)
 	})
+	t.Run("tables kept while still lazy", func(t *testing.T) {
+		e := New(WithMaxStates(1))
+		lt := run(t, e, `obj.a = 1`)
+		require.Len(t, lt.free, 1)
+		kept := lt.free[0].spare
+		require.NotNil(t, kept, "obj, set through its overlay, is still lazy")
+		lt = run(t, e, `if obj.a ~= nil or next(obj) ~= nil then error("the last call's obj.a leaked") end
+obj.b = 2`)
+		assert.Empty(t, lt.free, "next filled obj in")
+		lt = run(t, e, `obj.b = 2`)
+		require.Len(t, lt.free, 1)
+		kept = lt.free[0].spare
+		lt = run(t, e, `obj.c = 3`)
+		require.Len(t, lt.free, 1)
+		assert.Same(t, kept, lt.free[0].spare, "the same table served the next call")
+		lt = run(t, e, `for k in pairs(obj) do end`)
+		assert.Empty(t, lt.free, "obj was filled in, so neither it nor its entry is lazy any more")
+		lt = run(t, e, `local fresh = obj.b == nil and next(obj) == nil
+if not fresh then error("the last call's obj leaked") end`)
+		require.Len(t, lt.free, 0, "next filled obj in")
+	})
 	t.Run("not past maxKeptEntries", func(t *testing.T) {
 		e := New(WithMaxStates(1))
 		before := mapOf(run(t, e, ""))
