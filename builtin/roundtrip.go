@@ -217,19 +217,21 @@ func slicesContain(list []string, s string) bool {
 // not null; false when the form cannot tell.
 func (f *form) encode(v any) (any, bool) {
 	switch f.kind {
+	// A scalar comes back as the interface it came in (boxing it again
+	// would allocate).
 	case formString:
-		s, ok := v.(string)
-		return s, ok
+		_, ok := v.(string)
+		return v, ok
 	case formBool:
-		b, ok := v.(bool)
-		return b, ok
+		_, ok := v.(bool)
+		return v, ok
 	case formInt, formUint:
 		n, ok := v.(int64)
-		return n, ok && n >= f.min && n <= f.max
+		return v, ok && n >= f.min && n <= f.max
 	case formFloat:
 		switch n := v.(type) {
 		case float64:
-			return n, true
+			return v, true
 		case int64:
 			return float64(n), true
 		}

@@ -16,6 +16,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
@@ -158,4 +159,28 @@ func caseObjects(tb testing.TB) []map[string]any {
 		}
 	}
 	return objects
+}
+
+// BenchmarkRoundTrip re-encodes the benchmarks' Deployment with its form,
+// beside a deep copy of it, the floor.
+func BenchmarkRoundTrip(b *testing.B) {
+	data, err := os.ReadFile("testdata/bench/deployment.yaml")
+	require.NoError(b, err)
+	objs, err := manifest.Parse("deployment.yaml", data)
+	require.NoError(b, err)
+	obj := objs[0].Object
+	b.Run("form", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := roundTrip[appsv1.Deployment](obj); !ok {
+				b.Fatal("not taken")
+			}
+		}
+	})
+	b.Run("DeepCopy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = runtime.DeepCopyJSON(obj)
+		}
+	})
 }
