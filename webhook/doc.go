@@ -8,8 +8,11 @@
 //
 // This package is the part both sides share: the wire types (context.go),
 // the conversion between them and package interpreter's Request and
-// Response (convert.go), JSON patches (patch.go), and the webhook
-// configurations with their loading, validation and rule matching.
+// Response (convert.go), JSON patches (patch.go), the server's fast path
+// (DecodeRequestBody reads a request body in one pass with a scanner of
+// its own, scan.go and decode.go; AppendResponseContext writes an answer
+// without reflection, encode.go), and the webhook configurations with
+// their loading, validation and rule matching.
 //
 //   - package webhook/server serves any interpreter.Interpreter as a
 //     webhook: an http.Handler with metrics, and the health routes around it;

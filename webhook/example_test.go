@@ -3,6 +3,7 @@ package webhook_test
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -68,4 +69,31 @@ webhooks:
 	// Output:
 	// webhooks.yaml:1: document 1 "examples": webhooks[0].rules[0].operations[0]: Unsupported value: "InterpretReplicas": supported values: "*", "InterpretReplica", "ReviseReplica", "InterpretComponent", "Retain", "AggregateStatus", "InterpretStatus", "InterpretHealth", "InterpretDependency"
 	// webhooks.yaml:1: document 1 "examples": webhooks[0].timeoutSeconds: Invalid value: 60: must be between 1 and 30 seconds
+}
+
+// A webhook decodes a request body in one pass and writes its answer's
+// JSON, here the answer of an InterpretReplica.
+func ExampleDecodeRequestBody() {
+	body := []byte(`{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","request":{
+		"uid":"u-1","operation":"InterpretReplica","replicas":0,
+		"object":{"apiVersion":"example.io/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns"},"spec":{"replicas":3}}}}`)
+	wire, req, ok := webhook.DecodeRequestBody(body)
+	if !ok {
+		fmt.Println("declined: decode it with DecodeStrict and Decode")
+		return
+	}
+	replicas, _, _ := unstructured.NestedInt64(req.Object.Object, "spec", "replicas")
+	resp, err := webhook.EncodeResponse(wire, interpreter.Response{Operation: req.Operation, Replicas: int32(replicas)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	answer, err := webhook.AppendResponseContext(nil, resp)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(answer))
+	// Output:
+	// {"kind":"ResourceInterpreterContext","apiVersion":"config.karmada.io/v1alpha1","response":{"uid":"u-1","successful":true,"replicas":3}}
 }
