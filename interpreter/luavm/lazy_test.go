@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,7 +61,8 @@ if not fresh then error("the last call's obj leaked") end`)
 		require.Len(t, lt.free, 0, "next filled obj in")
 	})
 	t.Run("not past maxKeptEntries", func(t *testing.T) {
-		e := New(WithMaxStates(1))
+		// 5,000 calls into Go: well within a second, but not under -race on a loaded machine.
+		e := New(WithMaxStates(1), WithTimeout(time.Minute))
 		before := mapOf(run(t, e, ""))
 		lt := run(t, e, `local kube = require("kube")
 for i = 1, 5000 do local refs = kube.getPodDependencies({spec = {serviceAccountName = "robot"}}) end`)

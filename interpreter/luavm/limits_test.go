@@ -355,7 +355,8 @@ func TestHostileSources(t *testing.T) {
 }
 
 func TestPrintBudget(t *testing.T) {
-	e := New(WithPrintBudget(10))
+	// 100,000 prints: well within a second, but not under -race on a loaded machine.
+	e := New(WithPrintBudget(10), WithTimeout(time.Minute))
 	var lines []string
 	ctx := ContextWithPrint(context.Background(), func(line string) { lines = append(lines, line) })
 	require.NoError(t, health(ctx, e, "chatty", `function InterpretHealth(obj)
