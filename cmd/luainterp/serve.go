@@ -40,6 +40,7 @@ type serveOptions struct {
 	watch           bool
 	configFile      string
 	cfg             serveconfig.Config // the flags of the configuration's keys
+	gcPercent       int
 	kube            kubeOptions
 }
 
@@ -131,6 +132,7 @@ Requests that fail are also logged to standard error.`,
 	f.BoolVar(&o.watch, "watch", false, "reload the customizations of -f when their files change")
 	f.StringVar(&o.configFile, "config", "", "the configuration file (YAML) of the limits, deadlines, engine and drain; flags given override it")
 	addConfigFlags(f, &o.cfg)
+	addGCFlag(f, &o.gcPercent)
 	o.kube.addFlags(f)
 	return cmd
 }
@@ -154,6 +156,10 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	cfg, err := o.config(cmd.Flags())
+	if err != nil {
+		return err
+	}
+	gcPercent, err := applyGCPercent(cmd.Flags(), o.gcPercent)
 	if err != nil {
 		return err
 	}
@@ -203,7 +209,7 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	}()
 	log.Info("serving interpreter webhook", "address", ln.Addr().String(), "tls", useTLS,
 		"timeout", cfg.Timeout.Duration, "lua_deadline", cfg.LuaDeadline(), "lua_states", cfg.Engine.PoolSize,
-		"max_requests", cfg.CircuitBreakers.MaxRequests, "max_pending_requests", cfg.CircuitBreakers.MaxPendingRequests)
+		"max_requests", cfg.CircuitBreakers.MaxRequests, "max_pending_requests", cfg.CircuitBreakers.MaxPendingRequests, "gc_percent", gcPercent)
 
 	select {
 	case err := <-served:

@@ -8,8 +8,9 @@
 // encoding/json (the object into a map[string]any) and writes a fixed
 // response: the webhook's own answer to the request, asked once before
 // measuring, so that both write the same bytes. Both use the test
-// certificate of webhook/testdata/tls, TLS 1.2 or later, and the HTTP
-// server timeouts serve sets.
+// certificate of webhook/testdata/tls, TLS 1.2 or later, the HTTP
+// server timeouts serve sets, and the same garbage collection target
+// (-gc-percent, by default serve's own default of 400).
 //
 // At each concurrency (-concurrency 1,8,32) it sends -requests requests to
 // each server, in -rounds interleaved rounds (floor, webhook, floor, …) so

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/luainterp/luainterp/internal/floor"
@@ -16,6 +17,7 @@ import (
 // holds (the webhook's answer to the request of uid requestUID), and
 // prints its address.
 func serveFloor(o options) error {
+	debug.SetGCPercent(o.gcPercent)
 	answer, err := os.ReadFile(o.answer)
 	if err != nil {
 		return err

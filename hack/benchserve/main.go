@@ -29,6 +29,7 @@ type options struct {
 	floor       bool
 	addr        string
 	answer      string
+	gcPercent   int
 }
 
 func main() {
@@ -57,6 +58,7 @@ func parseFlags(args []string) (options, error) {
 	f.IntVar(&o.rounds, "rounds", 3, "the interleaved rounds the requests are sent in")
 	f.IntVar(&o.warmup, "warmup", 300, "the requests sent to each server before measuring")
 	levels := f.String("concurrency", "1,8,32", "the numbers of requests in flight, comma-separated")
+	f.IntVar(&o.gcPercent, "gc-percent", 400, "the garbage collector's target of both servers (serve --gc-percent, GOGC): serve's default, so that neither is favoured")
 	f.BoolVar(&o.floor, "floor", false, "serve the floor on -addr and print its address (used by benchserve itself)")
 	f.StringVar(&o.addr, "addr", "127.0.0.1:0", "the floor's address with -floor")
 	f.StringVar(&o.answer, "answer", "", "the file of the answer the floor gives, with -floor")
@@ -85,7 +87,8 @@ func run(o options) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	tlsArgs := []string{"--tls-cert", o.tlsDir + "/tls.crt", "--tls-key", o.tlsDir + "/tls.key"}
-	webhook, err := start(ctx, o.bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, tlsArgs...), addressInLog)
+	gc := strconv.Itoa(o.gcPercent)
+	webhook, err := start(ctx, o.bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--gc-percent", gc}, tlsArgs...), addressInLog)
 	if err != nil {
 		return fmt.Errorf("starting %s serve: %w", o.bin, err)
 	}
@@ -109,7 +112,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	floor, err := start(ctx, self, []string{"-floor", "-tls-dir", o.tlsDir, "-answer", answerFile}, addressLine)
+	floor, err := start(ctx, self, []string{"-floor", "-tls-dir", o.tlsDir, "-answer", answerFile, "-gc-percent", gc}, addressLine)
 	if err != nil {
 		return fmt.Errorf("starting the floor: %w", err)
 	}
