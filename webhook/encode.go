@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/luainterp/luainterp/internal/jsontext"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -22,14 +22,14 @@ import (
 // much as a tenth of its time per request.
 func AppendResponseContext(b []byte, resp *ResourceInterpreterResponse) ([]byte, error) {
 	b = append(b, `{"kind":"`+ContextKind+`","apiVersion":"`+APIVersion+`","response":{"uid":`...)
-	b = appendString(b, resp.UID)
+	b = jsontext.AppendString(b, resp.UID)
 	b = append(b, `,"successful":`...)
 	b = strconv.AppendBool(b, resp.Successful)
 	if st := resp.Status; st != nil {
 		b = append(b, `,"status":{`...)
 		comma := false
 		if st.Message != "" {
-			b = appendString(append(b, `"message":`...), st.Message)
+			b = jsontext.AppendString(append(b, `"message":`...), st.Message)
 			comma = true
 		}
 		if st.Code != 0 {
@@ -44,7 +44,7 @@ func AppendResponseContext(b []byte, resp *ResourceInterpreterResponse) ([]byte,
 		b = append(base64.StdEncoding.AppendEncode(append(b, `,"patch":"`...), resp.Patch), '"')
 	}
 	if resp.PatchType != nil {
-		b = appendString(append(b, `,"patchType":`...), string(*resp.PatchType))
+		b = jsontext.AppendString(append(b, `,"patchType":`...), string(*resp.PatchType))
 	}
 	var err error
 	if resp.ReplicaRequirements != nil {
@@ -100,11 +100,11 @@ func appendReplicaRequirements(b []byte, r *interpreter.ReplicaRequirements) ([]
 	}
 	if r.Namespace != "" {
 		field("namespace")
-		b = appendString(b, r.Namespace)
+		b = jsontext.AppendString(b, r.Namespace)
 	}
 	if r.PriorityClassName != "" {
 		field("priorityClassName")
-		b = appendString(b, r.PriorityClassName)
+		b = jsontext.AppendString(b, r.PriorityClassName)
 	}
 	return append(b, '}'), nil
 }
@@ -126,7 +126,7 @@ func appendNodeClaim(b []byte, nc *interpreter.NodeClaim) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(append(appendString(b, k), ':'), nc.NodeSelector[k])
+			b = jsontext.AppendString(append(jsontext.AppendString(b, k), ':'), nc.NodeSelector[k])
 		}
 		b = append(b, '}')
 		comma = true
@@ -173,15 +173,15 @@ func appendNodeSelectorRequirements(b []byte, rs []corev1.NodeSelectorRequiremen
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(append(b, `{"key":`...), r.Key)
-		b = appendString(append(b, `,"operator":`...), string(r.Operator))
+		b = jsontext.AppendString(append(b, `{"key":`...), r.Key)
+		b = jsontext.AppendString(append(b, `,"operator":`...), string(r.Operator))
 		if len(r.Values) > 0 {
 			b = append(b, `,"values":[`...)
 			for j, v := range r.Values {
 				if j > 0 {
 					b = append(b, ',')
 				}
-				b = appendString(b, v)
+				b = jsontext.AppendString(b, v)
 			}
 			b = append(b, ']')
 		}
@@ -207,7 +207,7 @@ func appendTolerations(b []byte, ts []corev1.Toleration) []byte {
 			if comma {
 				b = append(b, ',')
 			}
-			b = appendString(append(append(append(b, '"'), f.name...), `":`...), f.value)
+			b = jsontext.AppendString(append(append(append(b, '"'), f.name...), `":`...), f.value)
 			comma = true
 		}
 		if t.TolerationSeconds != nil {
@@ -238,7 +238,7 @@ func appendResourceList(b []byte, quantities corev1.ResourceList) ([]byte, error
 		if err != nil {
 			return nil, err
 		}
-		b = append(append(appendString(b, name), ':'), text...)
+		b = append(append(jsontext.AppendString(b, name), ':'), text...)
 	}
 	return append(b, '}'), nil
 }
@@ -259,55 +259,4 @@ func appendMarshaled(b []byte, v any) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, text...), nil
-}
-
-// appendString appends s as a JSON string as encoding/json writes it:
-// <, > and & escaped for HTML, U+2028 and U+2029 escaped, bytes that are
-// not UTF-8 as U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
 }

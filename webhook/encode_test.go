@@ -92,15 +92,3 @@ func TestEncodedTypes(t *testing.T) {
 		assert.Equal(t, fields, typ.NumField(), "%s", typ)
 	}
 }
-
-// FuzzAppendString checks the strings against encoding/json's.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain", "<a href=\"x\">&amp;</a>", "\u2028\u2029", "\x00\x1f\x7f", "\xff\xfe", "é€😀", "\\\"/"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, err := json.Marshal(s)
-		require.NoError(t, err)
-		assert.Equal(t, string(want), string(appendString(nil, s)))
-	})
-}

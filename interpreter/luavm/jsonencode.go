@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/luainterp/luainterp/internal/jsontext"
 )
 
 // encodeJSON encodes a converted result (maps with string keys, slices,
@@ -25,7 +27,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(b, v), nil
 	case string:
-		return appendJSONString(b, v)
+		return jsontext.AppendString(b, v), nil
 	case int64:
 		return strconv.AppendInt(b, v, 10), nil
 	case float64:
@@ -56,11 +58,8 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
+			b = append(jsontext.AppendString(b, k), ':')
 			var err error
-			if b, err = appendJSONString(b, k); err != nil {
-				return nil, err
-			}
-			b = append(b, ':')
 			if b, err = appendJSON(b, v[k]); err != nil {
 				return nil, err
 			}
@@ -72,25 +71,6 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, text...), nil
-}
-
-// appendJSONString quotes s as json.Marshal does: printable ASCII as it
-// is but for the quote, the backslash and the HTML characters <, > and &,
-// which json.Marshal escapes, as it does everything else; those strings
-// are left to it.
-func appendJSONString(b []byte, s string) ([]byte, error) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			text, err := json.Marshal(s)
-			if err != nil {
-				return nil, err
-			}
-			return append(b, text...), nil
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"'), nil
 }
 
 // appendJSONFloat formats a finite float64 as json.Marshal does: like

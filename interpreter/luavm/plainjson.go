@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/luainterp/luainterp/internal/jsontext"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -59,10 +60,7 @@ func (w *plainWriter) value(v lua.LValue, depth int) bool {
 	case lua.LBool:
 		w.b = appendBool(w.b, bool(v))
 	case lua.LString:
-		var err error
-		if w.b, err = appendJSONString(w.b, string(v)); err != nil {
-			return false
-		}
+		w.b = jsontext.AppendString(w.b, string(v))
 	case lua.LNumber:
 		n, err := number(v)
 		if err != nil {
@@ -128,11 +126,7 @@ func (w *plainWriter) table(t *lua.LTable, depth int) bool {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		var err error
-		if w.b, err = appendJSONString(w.b, f.key); err != nil {
-			return false
-		}
-		w.b = append(w.b, ':')
+		w.b = append(jsontext.AppendString(w.b, f.key), ':')
 		if !w.value(f.value, depth) {
 			return false
 		}

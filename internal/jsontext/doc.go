@@ -1,0 +1,5 @@
+// Package jsontext writes JSON text as encoding/json writes it, for the
+// encoders that write their JSON by hand on hot paths (the binding
+// pipeline's Works, the webhook's answers, Lua results): byte for byte
+// what json.Marshal would write, without its reflection.
+package jsontext
