@@ -280,7 +280,11 @@ func lead(e ast.Expr) (chain *ast.AttrGetExpr, settled bool) {
 		chain, _ := lead(x.Expr)
 		return chain, true
 	case *ast.FuncCallExpr:
-		if chain, settled := first(append([]ast.Expr{x.Receiver, x.Func}, x.Args...)...); settled {
+		if x.Receiver != nil { // the method is looked up next, which could fail
+			chain, _ := lead(x.Receiver)
+			return chain, true
+		}
+		if chain, settled := first(append([]ast.Expr{x.Func}, x.Args...)...); settled {
 			return chain, true
 		}
 	case *ast.TableExpr: // made first, then its fields in order

@@ -99,7 +99,7 @@ func (g *programGen) block(open, close string) {
 }
 
 func (g *programGen) stmt(op int) {
-	switch op % 15 {
+	switch op % 16 {
 	case 0:
 		g.line("x = x + %s", g.pick(hoistChains))
 	case 1:
@@ -139,6 +139,8 @@ func (g *programGen) stmt(op int) {
 		g.line("end")
 	case 14:
 		g.line("x = x + (%s or 0) + (%s or 0)", g.pick(hoistChains), g.pick(hoistChains))
+	case 15: // a method of whatever y holds, looked up before its arguments
+		g.line("local w = y:upper(%s, %s)", g.pick(hoistChains), g.pick(hoistChains))
 	}
 }
 

@@ -63,6 +63,7 @@ func TestHoist(t *testing.T) {
 		{"a method call", `local s = a.items[1].status.name:upper() .. a.items[1].status.name return s`, 0},
 		{"the arguments of a call", `local format = string.format
 			local s = format("%s/%s", a.items[1].status.name, a.items[1].status.name) return s`, 1},
+		{"a method is looked up before its arguments", `return nothing:upper(a.missing.c, a.missing.c)`, 0},
 		{"a read that could fail comes first", `local s = string.format("%s/%s", a.items[1].status.name, a.items[1].status.name) return s`, 0},
 		{"a repeat loop", `local n = 0 repeat n = n + a.b.d until n > a.b.c + 4 return n`, 0},
 		{"a repeat loop's body", `repeat local x = a.b.d local y = a.b.d until true return 1`, 1},
