@@ -16,8 +16,8 @@ import (
 // anything: setmetatable is not there, so the only __index a script meets
 // are the engine's own (lazy tables and status proxies, which answer the
 // same read with the same value). A chain is a local or global name
-// indexed by constants and names, two indexes or more
-// (statusItems[i].status, obj.spec.template). In a block, a statement
+// indexed by constants and names (statusItems[i].status, status.replicas).
+// In a block, a statement
 // whose first evaluation is such a chain, and whose following code reads
 // it again before anything could change it, gets `local (readN) = chain`
 // before it, and the reads until then read (readN). Anything could change
@@ -101,7 +101,7 @@ func (h *hoister) hoist(s ast.Stmt, after []ast.Stmt) ast.Stmt {
 	links := chainLinks(lead)
 	var best *ast.AttrGetExpr
 	bestSaved := 0
-	for d := len(links) - 1; d >= 1; d-- { // links[d]: the prefix of d+1 indexes
+	for d := len(links) - 1; d >= 0; d-- { // links[d]: the prefix of d+1 indexes
 		w := &chainWalk{target: links[d], names: chainNames(links[d]), budget: &h.budget}
 		w.region(s, after)
 		if saved := (w.reads - 1) * (d + 1); saved > bestSaved {
@@ -192,7 +192,7 @@ func (h *hoister) functions(es ...ast.Expr) {
 }
 
 // leadingChain returns the chain s evaluates first, nil if that is not a
-// chain of two indexes or more. A while's condition is evaluated again
+// chain. A while's condition is evaluated again
 // on every turn, after its body, and is never taken.
 func leadingChain(s ast.Stmt) *ast.AttrGetExpr {
 	var e ast.Expr
@@ -246,10 +246,7 @@ func lead(e ast.Expr) (chain *ast.AttrGetExpr, settled bool) {
 		*ast.FunctionExpr, *ast.Comma3Expr:
 		return nil, false
 	case *ast.AttrGetExpr:
-		if links := chainLinks(x); links != nil {
-			if len(links) < 2 {
-				return nil, true
-			}
+		if chainLinks(x) != nil {
 			return x, true
 		}
 		if chain, settled := first(x.Object, x.Key); settled {
