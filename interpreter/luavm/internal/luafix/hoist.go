@@ -161,33 +161,14 @@ func (h *hoister) nested(s ast.Stmt) {
 func (h *hoister) functions(es ...ast.Expr) {
 	for _, e := range es {
 		h.budget--
-		switch e := e.(type) {
-		case *ast.FunctionExpr:
-			e.Stmts = h.function(e.Stmts)
-		case *ast.AttrGetExpr:
-			h.functions(e.Object, e.Key)
-		case *ast.FuncCallExpr:
-			h.functions(e.Func, e.Receiver)
-			h.functions(e.Args...)
-		case *ast.TableExpr:
-			for _, f := range e.Fields {
-				h.functions(f.Key, f.Value)
-			}
-		case *ast.LogicalOpExpr:
-			h.functions(e.Lhs, e.Rhs)
-		case *ast.RelationalOpExpr:
-			h.functions(e.Lhs, e.Rhs)
-		case *ast.ArithmeticOpExpr:
-			h.functions(e.Lhs, e.Rhs)
-		case *ast.StringConcatOpExpr:
-			h.functions(e.Lhs, e.Rhs)
-		case *ast.UnaryMinusOpExpr:
-			h.functions(e.Expr)
-		case *ast.UnaryNotOpExpr:
-			h.functions(e.Expr)
-		case *ast.UnaryLenOpExpr:
-			h.functions(e.Expr)
+		if f, ok := e.(*ast.FunctionExpr); ok {
+			f.Stmts = h.function(f.Stmts)
+			continue
 		}
+		eachChild(e, func(child ast.Expr) ast.Expr {
+			h.functions(child)
+			return child
+		})
 	}
 }
 

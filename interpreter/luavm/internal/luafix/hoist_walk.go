@@ -146,45 +146,16 @@ func (w *chainWalk) expr(e ast.Expr) ast.Expr {
 		return e
 	}
 	*w.budget--
-	switch x := e.(type) {
-	case *ast.AttrGetExpr:
-		if sameChain(x, w.target) {
-			w.reads++
-			if w.replace == "" {
-				return x
-			}
-			return ident(w.replace, x.Line())
+	if x, ok := e.(*ast.AttrGetExpr); ok && sameChain(x, w.target) {
+		w.reads++
+		if w.replace == "" {
+			return x
 		}
-		x.Object = w.expr(x.Object)
-		x.Key = w.expr(x.Key)
-	case *ast.FuncCallExpr:
-		x.Receiver = w.expr(x.Receiver)
-		x.Func = w.expr(x.Func)
-		w.exprs(x.Args)
+		return ident(w.replace, x.Line())
+	}
+	eachChild(e, w.expr)
+	if _, call := e.(*ast.FuncCallExpr); call {
 		w.dead = true // the function could change anything
-	case *ast.TableExpr:
-		for _, f := range x.Fields {
-			f.Key = w.expr(f.Key)
-			f.Value = w.expr(f.Value)
-		}
-	case *ast.LogicalOpExpr:
-		x.Lhs = w.expr(x.Lhs)
-		x.Rhs = w.expr(x.Rhs)
-	case *ast.RelationalOpExpr:
-		x.Lhs = w.expr(x.Lhs)
-		x.Rhs = w.expr(x.Rhs)
-	case *ast.ArithmeticOpExpr:
-		x.Lhs = w.expr(x.Lhs)
-		x.Rhs = w.expr(x.Rhs)
-	case *ast.StringConcatOpExpr:
-		x.Lhs = w.expr(x.Lhs)
-		x.Rhs = w.expr(x.Rhs)
-	case *ast.UnaryMinusOpExpr:
-		x.Expr = w.expr(x.Expr)
-	case *ast.UnaryNotOpExpr:
-		x.Expr = w.expr(x.Expr)
-	case *ast.UnaryLenOpExpr:
-		x.Expr = w.expr(x.Expr)
 	}
 	return e
 }

@@ -336,30 +336,6 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		}
 	case *ast.StringConcatOpExpr:
 		return r.concat(e)
-	case *ast.AttrGetExpr:
-		e.Object = r.expr(e.Object)
-		e.Key = r.expr(e.Key)
-	case *ast.TableExpr:
-		for _, f := range e.Fields {
-			f.Key = r.expr(f.Key)
-			f.Value = r.expr(f.Value)
-		}
-	case *ast.FuncCallExpr:
-		e.Func = r.expr(e.Func)
-		e.Receiver = r.expr(e.Receiver)
-		r.exprs(e.Args)
-	case *ast.LogicalOpExpr:
-		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
-	case *ast.RelationalOpExpr:
-		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
-	case *ast.ArithmeticOpExpr:
-		e.Lhs, e.Rhs = r.expr(e.Lhs), r.expr(e.Rhs)
-	case *ast.UnaryMinusOpExpr:
-		e.Expr = r.expr(e.Expr)
-	case *ast.UnaryNotOpExpr:
-		e.Expr = r.expr(e.Expr)
-	case *ast.UnaryLenOpExpr:
-		e.Expr = r.expr(e.Expr)
 	case *ast.FunctionExpr:
 		r.funcs++
 		result, consts := r.result, r.consts
@@ -367,6 +343,8 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		e.Stmts = r.block(e.Stmts)
 		r.result, r.consts = result, consts
 		r.funcs--
+	default:
+		eachChild(e, r.expr)
 	}
 	return e
 }
