@@ -98,20 +98,29 @@ func TestAggregateMatchesConverter(t *testing.T) {
 func caseItems(tb testing.TB) [][]interpreter.AggregatedStatusItem {
 	tb.Helper()
 	var sets [][]interpreter.AggregatedStatusItem
+	for _, c := range allCases(tb) {
+		if c.StatusItems != nil {
+			sets = append(sets, c.StatusItems)
+		}
+	}
+	return sets
+}
+
+// allCases returns every test case of the built-in kinds: ours and the
+// conformance samples.
+func allCases(tb testing.TB) []*testsuite.Case {
+	tb.Helper()
+	var all []*testsuite.Case
 	for _, pattern := range []string{"testdata/cases/*.yaml", "../testdata/conformance/native/*.yaml"} {
 		files, err := filepath.Glob(pattern)
 		require.NoError(tb, err)
 		for _, file := range files {
 			cases, err := testsuite.ReadFile(file)
 			require.NoError(tb, err)
-			for _, c := range cases {
-				if c.StatusItems != nil {
-					sets = append(sets, c.StatusItems)
-				}
-			}
+			all = append(all, cases...)
 		}
 	}
-	return sets
+	return all
 }
 
 // workloadFields are the status fields of the four workloads.

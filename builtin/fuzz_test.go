@@ -21,20 +21,18 @@ import (
 // its input.
 func FuzzHandlers(f *testing.F) {
 	seeded := map[string]bool{} // many cases share their objects: each is run once
-	for _, pattern := range []string{"testdata/cases/*.yaml", "../testdata/conformance/native/*.yaml"} {
-		for _, c := range readCases(f, pattern) {
-			for _, obj := range []*unstructured.Unstructured{c.DesiredObj, c.ObservedObj} {
-				if obj == nil {
-					continue
-				}
-				data, err := obj.MarshalJSON()
-				if err != nil {
-					f.Fatal(err)
-				}
-				if !seeded[string(data)] {
-					seeded[string(data)] = true
-					f.Add(data, `{"replicas":1,"phase":"Running"}`)
-				}
+	for _, c := range readCases(f, casePatterns...) {
+		for _, obj := range []*unstructured.Unstructured{c.DesiredObj, c.ObservedObj} {
+			if obj == nil {
+				continue
+			}
+			data, err := obj.MarshalJSON()
+			if err != nil {
+				f.Fatal(err)
+			}
+			if !seeded[string(data)] {
+				seeded[string(data)] = true
+				f.Add(data, `{"replicas":1,"phase":"Running"}`)
 			}
 		}
 	}
@@ -69,19 +67,26 @@ func FuzzHandlers(f *testing.F) {
 	})
 }
 
-func readCases(tb testing.TB, pattern string) []*testsuite.Case {
+// readCases reads the test cases of the files matching patterns.
+func readCases(tb testing.TB, patterns ...string) []*testsuite.Case {
 	tb.Helper()
-	files, err := filepath.Glob(pattern)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var cases []*testsuite.Case
-	for _, file := range files {
-		cs, err := testsuite.ReadFile(file)
+	for _, pattern := range patterns {
+		files, err := filepath.Glob(pattern)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		cases = append(cases, cs...)
+		for _, file := range files {
+			cs, err := testsuite.ReadFile(file)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			cases = append(cases, cs...)
+		}
 	}
 	return cases
 }
+
+// casePatterns are the files of every test case of the built-in kinds:
+// ours and the conformance samples.
+var casePatterns = []string{"testdata/cases/*.yaml", "../testdata/conformance/native/*.yaml"}

@@ -20,33 +20,31 @@ func TestOwnership(t *testing.T) {
 	ctx := context.Background()
 	layer := builtin.New()
 	ops := map[interpreter.Operation]int{}
-	for _, pattern := range []string{"testdata/cases/*.yaml", "../testdata/conformance/native/*.yaml"} {
-		for _, c := range readCases(t, pattern) {
-			req, err := c.Request()
-			require.NoError(t, err, c.Source)
-			if req.Validate() != nil {
-				continue
-			}
-			t.Run(c.Name, func(t *testing.T) {
-				before := objects(req)
-				resp, err := layer.Interpret(ctx, req)
-				assert.Equal(t, before, objects(req), "the request's objects were modified")
-				inputs := containers(content(req.Object), content(req.ObservedObject))
-				if resp.Object != nil {
-					for p := range containers(resp.Object.Object) {
-						require.False(t, inputs[p], "the result shares a map or list with the request")
-					}
-				}
-
-				owned := req
-				owned.Object, owned.ObservedObject = copyOf(req.Object), copyOf(req.ObservedObject)
-				owned.Owned = true
-				ownedResp, ownedErr := layer.Interpret(ctx, owned)
-				assert.Equal(t, err, ownedErr)
-				assert.Equal(t, resp, ownedResp)
-				ops[req.Operation]++
-			})
+	for _, c := range readCases(t, casePatterns...) {
+		req, err := c.Request()
+		require.NoError(t, err, c.Source)
+		if req.Validate() != nil {
+			continue
 		}
+		t.Run(c.Name, func(t *testing.T) {
+			before := objects(req)
+			resp, err := layer.Interpret(ctx, req)
+			assert.Equal(t, before, objects(req), "the request's objects were modified")
+			inputs := containers(content(req.Object), content(req.ObservedObject))
+			if resp.Object != nil {
+				for p := range containers(resp.Object.Object) {
+					require.False(t, inputs[p], "the result shares a map or list with the request")
+				}
+			}
+
+			owned := req
+			owned.Object, owned.ObservedObject = copyOf(req.Object), copyOf(req.ObservedObject)
+			owned.Owned = true
+			ownedResp, ownedErr := layer.Interpret(ctx, owned)
+			assert.Equal(t, err, ownedErr)
+			assert.Equal(t, resp, ownedResp)
+			ops[req.Operation]++
+		})
 	}
 	assert.Len(t, ops, len(interpreter.Operations()), "operations run: %v", ops)
 }

@@ -3,7 +3,6 @@ package builtin
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -21,7 +20,6 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/luainterp/luainterp/internal/manifest"
-	"github.com/luainterp/luainterp/testsuite"
 )
 
 // typedKinds are the k8s.io/api types of the kinds whose handlers re-encode.
@@ -137,24 +135,16 @@ func caseObjects(tb testing.TB) []map[string]any {
 	tb.Helper()
 	var objects []map[string]any
 	seen := map[string]bool{}
-	for _, pattern := range []string{"testdata/cases/*.yaml", "../testdata/conformance/native/*.yaml"} {
-		files, err := filepath.Glob(pattern)
-		require.NoError(tb, err)
-		for _, file := range files {
-			cases, err := testsuite.ReadFile(file)
+	for _, c := range allCases(tb) {
+		for _, obj := range []*unstructured.Unstructured{c.DesiredObj, c.ObservedObj} {
+			if obj == nil {
+				continue
+			}
+			data, err := json.Marshal(obj.Object)
 			require.NoError(tb, err)
-			for _, c := range cases {
-				for _, obj := range []*unstructured.Unstructured{c.DesiredObj, c.ObservedObj} {
-					if obj == nil {
-						continue
-					}
-					data, err := json.Marshal(obj.Object)
-					require.NoError(tb, err)
-					if !seen[string(data)] {
-						seen[string(data)] = true
-						objects = append(objects, obj.Object)
-					}
-				}
+			if !seen[string(data)] {
+				seen[string(data)] = true
+				objects = append(objects, obj.Object)
 			}
 		}
 	}
