@@ -115,9 +115,13 @@ func assertSameRequest(t *testing.T, twoWire *ResourceInterpreterRequest, twoReq
 	}
 	revised := req.Object.DeepCopy()
 	revised.Object["revised"] = true
-	assert.Equal(t, patched(t, twoWire.Object.Raw, must(CreatePatch(twoWire.Object.Raw, revised))),
-		patched(t, twoWire.Object.Raw, must(wire.patchTo(revised))),
-		"the patch from the decoded object patches the object as the patch from its JSON does")
+	// Against revised itself, not against the patch CreatePatch makes
+	// from the JSON: that one replaces a number written otherwise than Go
+	// writes it, which evanphx cannot apply under an empty key ("//0").
+	var want any
+	require.NoError(t, json.Unmarshal(must(json.Marshal(revised.Object)), &want))
+	assert.Equal(t, want, patched(t, twoWire.Object.Raw, must(wire.patchTo(revised))),
+		"the patch from the decoded object turns the request's object into the revised one")
 	wire.Object, wire.ObservedObject = twoWire.Object, twoWire.ObservedObject
 	assert.Equal(t, twoWire, wire)
 }
