@@ -44,7 +44,8 @@ func (e *Engine) Run(ctx context.Context, s *Script, req interpreter.Request) (i
 // call's deadline and memory budget, then hands the state to body. Every
 // error it returns is an *interpreter.ScriptError for s and op.
 func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operation, body func(st *state) error) (err error) {
-	if heap, ceiling := e.watchdog.currentHeap(), e.cfg.heapCeiling(); heap > ceiling {
+	ceiling := e.cfg.heapCeiling()
+	if heap, below := e.watchdog.belowCeiling(ctx, ceiling); !below {
 		return scriptError(s, op, 0, fmt.Errorf("%w: the process heap is %d MiB, above the engine's ceiling of %d MiB; the call was not started",
 			interpreter.ErrOverloaded, heap/bytesInMebi, ceiling/bytesInMebi))
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"strings"
 	"sync"
@@ -459,6 +460,41 @@ func TestHeapCeiling(t *testing.T) {
 	assert.Contains(t, err.Error(), "above the engine's ceiling of 0 MiB; the call was not started")
 
 	require.NoError(t, health(context.Background(), New(), "started", `function InterpretHealth(obj) return true end`))
+}
+
+// A heap above the ceiling that is garbage refuses no call: the engine
+// collects it first. One still above it once collected is refused, and
+// so is the next call, within collectInterval, without a collection.
+func TestHeapCeilingCollectsGarbage(t *testing.T) {
+	const ceiling = 128 << 20
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // nothing collects but the engine
+	script := `function InterpretHealth(obj) return true end`
+	filled := func() [][]byte {
+		heap := make([][]byte, 0, 2*ceiling>>20)
+		for len(heap) < cap(heap) {
+			heap = append(heap, make([]byte, 1<<20))
+		}
+		return heap
+	}
+
+	_ = filled() // garbage
+	cycles := gcCycles()
+	require.NoError(t, health(context.Background(), New(WithHeapCeiling(ceiling)), "garbage", script))
+	assert.Greater(t, gcCycles(), cycles, "the engine collected the garbage")
+
+	live := filled()
+	e := New(WithHeapCeiling(ceiling))
+	require.ErrorIs(t, health(context.Background(), e, "live", script), interpreter.ErrOverloaded)
+	cycles = gcCycles()
+	require.ErrorIs(t, health(context.Background(), e, "again", script), interpreter.ErrOverloaded)
+	assert.Equal(t, cycles, gcCycles(), "the second refusal forced no collection")
+	runtime.KeepAlive(live)
+}
+
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // manyConstants is a script whose main chunk holds n distinct literals.

@@ -104,6 +104,9 @@ func WithPrintBudget(bytes int) Option {
 // WithHeapCeiling sets the process heap above which the engine refuses to
 // start a call, with an error matching interpreter.ErrOverloaded, instead
 // of letting calls in flight fail: a backstop behind the per-call budget.
+// The heap counts objects not yet freed, so a heap found above the
+// ceiling is collected first, and only one still above it is refused;
+// within a second of that collection, the next is refused at once.
 // The default is the larger of 1 GiB and twice the budget of every state
 // the pool may hold.
 func WithHeapCeiling(bytes int64) Option {

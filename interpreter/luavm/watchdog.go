@@ -3,6 +3,7 @@ package luavm
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
@@ -27,8 +28,11 @@ const (
 	watchdogTick = time.Millisecond
 	watchdogIdle = 1000 // ticks without calls before the goroutine stops
 	heapObjects  = "/memory/classes/heap/objects:bytes"
-	bytesInMebi  = 1 << 20
-	mebiRoundUp  = bytesInMebi - 1
+	// collectInterval is the least time between two collections the
+	// engine forces to tell a heap above its ceiling from garbage.
+	collectInterval = time.Second
+	bytesInMebi     = 1 << 20
+	mebiRoundUp     = bytesInMebi - 1
 )
 
 type watchdog struct {
@@ -37,6 +41,10 @@ type watchdog struct {
 	running atomic.Bool   // written under mu; read without it by currentHeap
 	heap    atomic.Uint64 // the last sample, refreshed every tick while running
 	sample  []metrics.Sample
+	// collecting is closed when the collection forced by belowCeiling
+	// ends; nil when none runs. collected is when the last one ended.
+	collecting chan struct{}
+	collected  time.Time
 }
 
 // watch is one call under the watchdog.
@@ -99,6 +107,60 @@ func (w *watchdog) currentHeap() uint64 {
 		return w.heap.Load()
 	}
 	return w.readHeap()
+}
+
+// belowCeiling reports whether the process heap is at most ceiling, and
+// the heap it found. The heap counts the objects not yet freed, and
+// garbage can lie far above what is live: a script that allocated fast
+// during a collection (a memory bomb stopped by its budget) makes the
+// runtime set its next goal high, and the garbage then stays until the
+// process allocates that much again, which a process refusing every call
+// never does. So a heap above the ceiling is collected once (one
+// collection at a time, callers waiting for the one in flight, within
+// their context) and sampled again; only a heap still above it is
+// refused. Within collectInterval of the last forced collection, a heap
+// above the ceiling is taken as live and refused at once, so that a heap
+// truly full does not turn every call into a collection.
+func (w *watchdog) belowCeiling(ctx context.Context, ceiling uint64) (uint64, bool) {
+	heap := w.currentHeap()
+	if heap <= ceiling {
+		return heap, true
+	}
+	done := w.collect()
+	if done == nil {
+		return heap, false
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return heap, false
+	}
+	heap = w.currentHeap()
+	return heap, heap <= ceiling
+}
+
+// collect starts a collection, or returns the one in flight; nil when
+// the last ended less than collectInterval ago.
+func (w *watchdog) collect() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.collecting != nil {
+		return w.collecting
+	}
+	if !w.collected.IsZero() && time.Since(w.collected) < collectInterval {
+		return nil
+	}
+	done := make(chan struct{})
+	w.collecting = done
+	go func() {
+		runtime.GC()
+		w.mu.Lock()
+		w.readHeap()
+		w.collecting, w.collected = nil, time.Now()
+		w.mu.Unlock()
+		close(done)
+	}()
+	return done
 }
 
 func (w *watchdog) unwatch(c *watch) {
