@@ -81,7 +81,8 @@
 // interrupted), a call stack of 200 frames, and a memory budget
 // (WithMemoryBudget) that holds per call. A watchdog samples the process
 // heap every millisecond; once the heap has grown by a call's budget
-// since the call started, the call measures the Lua values it can reach
+// since the call started (or since its lowest point after, when a
+// collection freed garbage the start counted), the call measures the Lua values it can reach
 // (its locals, its globals and what their functions hold), before its
 // next instruction and on its own goroutine, and is stopped only if those
 // exceed its budget. The process heap is shared, so it can only say that

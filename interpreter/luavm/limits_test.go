@@ -462,6 +462,38 @@ func TestHeapCeiling(t *testing.T) {
 	require.NoError(t, health(context.Background(), New(), "started", `function InterpretHealth(obj) return true end`))
 }
 
+// A call that starts on a heap full of garbage is held to its budget
+// from the heap's low once a collection frees that garbage, not from the
+// heap it started on (which would let it fill what was freed first).
+func TestMemoryBudgetAfterACollection(t *testing.T) {
+	const budget = 16 << 20
+	e := New(WithMemoryBudget(budget), WithTimeout(20*time.Second))
+	heapNow()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	garbage := make([][]byte, 0, 256)
+	for len(garbage) < cap(garbage) {
+		garbage = append(garbage, make([]byte, 1<<20))
+	}
+	garbage = nil
+	var low uint64
+	var sampler *heapSampler
+	collect := ContextWithPrint(context.Background(), func(string) {
+		debug.SetGCPercent(100)
+		low = heapNow()
+		sampler = sampleHeap()
+		time.Sleep(5 * watchdogTick) // for the watchdog to sample the low
+	})
+	err := health(collect, e, "bomb", `function InterpretHealth(obj)
+  print("collect")
+  local t = {}
+  while true do t[#t + 1] = string.rep("x", 100000) .. #t end
+end`)
+	require.NotNil(t, sampler, "the script printed")
+	peak := sampler.finish()
+	require.ErrorIs(t, err, ErrMemoryLimit)
+	assert.Less(t, peak-min(peak, low), uint64(4*budget), "the heap grew past four budgets from its low")
+}
+
 // A heap above the ceiling that is garbage refuses no call: the engine
 // collects it first. One still above it once collected is refused, and
 // so is the next call, within collectInterval, without a collection.

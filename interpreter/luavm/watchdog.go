@@ -17,7 +17,7 @@ import (
 // gopher-lua has no allocation hook, and the process heap is shared by
 // every call, so the heap is only the trigger: once the heap (live and
 // not yet freed objects, from runtime/metrics) has grown past what it was
-// when a call started by more than the call's budget, the watchdog asks
+// when a call started (or its lowest since) by more than the call's budget, the watchdog asks
 // the call to measure itself. The call does, before its next instruction
 // and on its own goroutine (callContext.Done), by walking the Lua values
 // it can reach (state.liveBytes), and is stopped only when those take
@@ -53,7 +53,6 @@ type watch struct {
 	gen      uint64 // the call's generation in ctx
 	deadline time.Time
 	timeout  time.Duration
-	baseline uint64
 	budget   uint64
 	askAbove uint64 // the heap past which the call is next asked to measure itself
 }
@@ -83,14 +82,15 @@ func (w *watchdog) watch(c *watch, ctx *callContext, gen uint64, caller context.
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	var baseline uint64
 	if w.running.Load() {
-		c.baseline = w.heap.Load()
+		baseline = w.heap.Load()
 	} else {
-		c.baseline = w.readHeap()
+		baseline = w.readHeap()
 		w.running.Store(true)
 		go w.loop()
 	}
-	c.askAbove = c.baseline + c.budget
+	c.askAbove = baseline + c.budget
 	ctx.budget = c.budget
 	w.calls[c] = struct{}{}
 }
@@ -197,6 +197,10 @@ func (w *watchdog) loop() {
 				c.askAbove = heap + c.budget/2
 				continue
 			default:
+				// The heap fell: a collection freed garbage that was in
+				// the call's baseline. Growth counts from the new low, or
+				// the call could fill what was freed before it is asked.
+				c.askAbove = min(c.askAbove, heap+c.budget)
 				continue
 			}
 			delete(w.calls, c)
