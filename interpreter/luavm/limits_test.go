@@ -496,7 +496,8 @@ end`)
 
 // A heap above the ceiling that is garbage refuses no call: the engine
 // collects it first. One still above it once collected is refused, and
-// so is the next call, within collectInterval, without a collection.
+// so is the next call, within collectInterval, without a collection; the
+// wait doubles while collections find the heap live.
 func TestHeapCeilingCollectsGarbage(t *testing.T) {
 	const ceiling = 128 << 20
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // nothing collects but the engine
@@ -520,6 +521,18 @@ func TestHeapCeilingCollectsGarbage(t *testing.T) {
 	cycles = gcCycles()
 	require.ErrorIs(t, health(context.Background(), e, "again", script), interpreter.ErrOverloaded)
 	assert.Equal(t, cycles, gcCycles(), "the second refusal forced no collection")
+
+	// Once the wait has passed, a call collects again, and the heap still
+	// live doubles the wait.
+	e.watchdog.mu.Lock()
+	assert.Equal(t, collectInterval, e.watchdog.collectWait)
+	e.watchdog.collected = time.Now().Add(-collectInterval)
+	e.watchdog.mu.Unlock()
+	require.ErrorIs(t, health(context.Background(), e, "later", script), interpreter.ErrOverloaded)
+	assert.Greater(t, gcCycles(), cycles, "the wait had passed")
+	e.watchdog.mu.Lock()
+	assert.Equal(t, 2*collectInterval, e.watchdog.collectWait)
+	e.watchdog.mu.Unlock()
 	runtime.KeepAlive(live)
 }
 

@@ -29,10 +29,13 @@ const (
 	watchdogIdle = 1000 // ticks without calls before the goroutine stops
 	heapObjects  = "/memory/classes/heap/objects:bytes"
 	// collectInterval is the least time between two collections the
-	// engine forces to tell a heap above its ceiling from garbage.
-	collectInterval = time.Second
-	bytesInMebi     = 1 << 20
-	mebiRoundUp     = bytesInMebi - 1
+	// engine forces to tell a heap above its ceiling from garbage. It
+	// doubles, up to maxCollectInterval, while the collections find the
+	// heap live, and is back at collectInterval once one brings it below.
+	collectInterval    = time.Second
+	maxCollectInterval = 32 * time.Second
+	bytesInMebi        = 1 << 20
+	mebiRoundUp        = bytesInMebi - 1
 )
 
 type watchdog struct {
@@ -42,9 +45,11 @@ type watchdog struct {
 	heap    atomic.Uint64 // the last sample, refreshed every tick while running
 	sample  []metrics.Sample
 	// collecting is closed when the collection forced by belowCeiling
-	// ends; nil when none runs. collected is when the last one ended.
-	collecting chan struct{}
-	collected  time.Time
+	// ends; nil when none runs. collected is when the last one ended, and
+	// no other starts before collectWait has passed since.
+	collecting  chan struct{}
+	collected   time.Time
+	collectWait time.Duration
 }
 
 // watch is one call under the watchdog.
@@ -118,15 +123,16 @@ func (w *watchdog) currentHeap() uint64 {
 // never does. So a heap above the ceiling is collected once (one
 // collection at a time, callers waiting for the one in flight, within
 // their context) and sampled again; only a heap still above it is
-// refused. Within collectInterval of the last forced collection, a heap
-// above the ceiling is taken as live and refused at once, so that a heap
-// truly full does not turn every call into a collection.
+// refused. Within collectInterval of the last forced collection (longer
+// while collections keep finding the heap live), a heap above the ceiling
+// is taken as live and refused at once, so that a heap truly full does
+// not turn every call into a collection.
 func (w *watchdog) belowCeiling(ctx context.Context, ceiling uint64) (uint64, bool) {
 	heap := w.currentHeap()
 	if heap <= ceiling {
 		return heap, true
 	}
-	done := w.collect()
+	done := w.collect(ceiling)
 	if done == nil {
 		return heap, false
 	}
@@ -140,14 +146,14 @@ func (w *watchdog) belowCeiling(ctx context.Context, ceiling uint64) (uint64, bo
 }
 
 // collect starts a collection, or returns the one in flight; nil when
-// the last ended less than collectInterval ago.
-func (w *watchdog) collect() <-chan struct{} {
+// the last ended less than collectWait ago.
+func (w *watchdog) collect(ceiling uint64) <-chan struct{} {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.collecting != nil {
 		return w.collecting
 	}
-	if !w.collected.IsZero() && time.Since(w.collected) < collectInterval {
+	if !w.collected.IsZero() && time.Since(w.collected) < w.collectWait {
 		return nil
 	}
 	done := make(chan struct{})
@@ -155,7 +161,11 @@ func (w *watchdog) collect() <-chan struct{} {
 	go func() {
 		runtime.GC()
 		w.mu.Lock()
-		w.readHeap()
+		if w.readHeap() > ceiling {
+			w.collectWait = min(max(2*w.collectWait, collectInterval), maxCollectInterval)
+		} else {
+			w.collectWait = collectInterval
+		}
 		w.collecting, w.collected = nil, time.Now()
 		w.mu.Unlock()
 		close(done)
