@@ -96,7 +96,7 @@
 // most WithPrintBudget bytes. Behind the budget, a process heap above
 // WithHeapCeiling makes the engine refuse new calls (interpreter.ErrOverloaded)
 // rather than fail those in flight; a heap found above it is collected
-// first (at most once a second), so that garbage a stopped memory bomb
+// first (at most once a second, less often while it stays full), so that garbage a stopped memory bomb
 // left behind refuses nothing. No single step can allocate past the budget: `..`,
 // string.rep, string.format, string.gsub and table.concat refuse to build
 // a string longer than a quarter of the budget, gsub and gmatch find
