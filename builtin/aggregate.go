@@ -10,17 +10,18 @@ import (
 )
 
 // aggregator is the AggregateStatus handler of one kind.
-// With owned, obj is the aggregator's (interpreter.Request.Owned): it may
-// return it instead of a copy.
+// With reuse, the result may be obj itself (the request is Owned or
+// Shared): an aggregation that leaves the status as it is returns obj
+// instead of a copy. A changed status is a new object either way.
 type aggregator interface {
-	aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, error)
+	aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, reuse bool) (*unstructured.Unstructured, error)
 }
 
 // aggregateFunc is an aggregator that calls itself.
 type aggregateFunc func(*unstructured.Unstructured, []interpreter.AggregatedStatusItem, bool) (*unstructured.Unstructured, error)
 
-func (f aggregateFunc) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, error) {
-	return f(obj, items, owned)
+func (f aggregateFunc) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, reuse bool) (*unstructured.Unstructured, error) {
+	return f(obj, items, reuse)
 }
 
 // statusAggregation describes the AggregateStatus of a kind T with status S.
@@ -49,9 +50,9 @@ type statusAggregation[T, S any] struct {
 // typed re-encode gives it; otherwise return the object as it is
 // (docs/builtin.md §2.4). The re-encode is computed from the unstructured
 // object (roundtrip.go); only the fields fold reads are decoded.
-func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, error) {
+func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, reuse bool) (*unstructured.Unstructured, error) {
 	if a.counters != nil {
-		if out, ok, err := a.aggregateDirect(obj, items, owned); ok {
+		if out, ok, err := a.aggregateDirect(obj, items, reuse); ok {
 			return out, err
 		}
 	}
@@ -64,7 +65,7 @@ func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items
 		return nil, err
 	}
 	if reflect.DeepEqual(*a.status(view), next) {
-		return unchanged(obj, owned), nil
+		return unchanged(obj, reuse), nil
 	}
 	// The view's status is the whole object's, decoded alike.
 	status := a.status(view)
@@ -92,7 +93,7 @@ func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items
 // from the unstructured template (direct.go) and written into its typed
 // re-encode. It reports false, to decode the typed object instead, when a
 // field it reads is not plain or when the typed decode would fail.
-func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, bool, error) {
+func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, reuse bool) (*unstructured.Unstructured, bool, error) {
 	status, hasStatus := obj.Object["status"]
 	m, isMap := status.(map[string]any)
 	if hasStatus && status != nil && !isMap {
@@ -116,7 +117,7 @@ func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured,
 		return nil, true, err
 	}
 	if a.counters.equal(old, &next) && !present(m, a.rewritten) {
-		return unchanged(obj, owned), true, nil
+		return unchanged(obj, reuse), true, nil
 	}
 	out, ok := roundTrip[T](obj.Object)
 	if !ok {
@@ -127,8 +128,8 @@ func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured,
 }
 
 // unchanged is the result of an aggregation that leaves obj as it is.
-func unchanged(obj *unstructured.Unstructured, owned bool) *unstructured.Unstructured {
-	if owned {
+func unchanged(obj *unstructured.Unstructured, reuse bool) *unstructured.Unstructured {
+	if reuse {
 		return obj
 	}
 	return obj.DeepCopy()

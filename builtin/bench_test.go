@@ -63,6 +63,14 @@ func BenchmarkOperation(b *testing.B) {
 		req := interpreter.Request{Operation: interpreter.Retain, Object: deploy.DeepCopy(), ObservedObject: observed, Owned: true}
 		benchmarkRequest(b, req)
 	})
+	// Shared requests: the result copies the maps on the written path
+	// (the Deployment and its spec) and shares the rest with the request.
+	b.Run("ReviseReplica/go/shared", func(b *testing.B) {
+		benchmarkRequest(b, interpreter.Request{Operation: interpreter.ReviseReplica, Object: deploy, DesiredReplicas: 3, Shared: true})
+	})
+	b.Run("Retain/go/shared", func(b *testing.B) {
+		benchmarkRequest(b, interpreter.Request{Operation: interpreter.Retain, Object: deploy, ObservedObject: observed, Shared: true})
+	})
 	b.Run("InterpretHealth/go", func(b *testing.B) {
 		measure(b, func() error {
 			_, err := layer.InterpretHealth(ctx, member)
@@ -112,6 +120,9 @@ func BenchmarkOperation(b *testing.B) {
 	})
 	b.Run("AggregateStatus/go/unchanged/owned", func(b *testing.B) {
 		benchmarkRequest(b, interpreter.Request{Operation: interpreter.AggregateStatus, Object: aggregated, StatusItems: items, Owned: true})
+	})
+	b.Run("AggregateStatus/go/unchanged/shared", func(b *testing.B) {
+		benchmarkRequest(b, interpreter.Request{Operation: interpreter.AggregateStatus, Object: aggregated, StatusItems: items, Shared: true})
 	})
 }
 

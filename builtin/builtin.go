@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/luainterp/luainterp/interpreter"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -56,11 +55,11 @@ func (*Interpreter) Interpret(_ context.Context, req interpreter.Request) (resp 
 	case interpreter.InterpretReplica:
 		resp.Replicas, resp.Requirements, err = h.replica(obj)
 	case interpreter.ReviseReplica:
-		resp.Object, err = h.revise(owned(obj, req.Owned), req.DesiredReplicas)
+		resp.Object, err = h.revise(newDraft(obj, req, false), req.DesiredReplicas)
 	case interpreter.Retain:
-		resp.Object, err = h.retain(owned(obj, req.Owned || h.retainReads), req.ObservedObject)
+		resp.Object, err = h.retain(newDraft(obj, req, h.retainReads), req.ObservedObject)
 	case interpreter.AggregateStatus:
-		resp.Object, err = h.aggregate.aggregate(obj, req.StatusItems, req.Owned)
+		resp.Object, err = h.aggregate.aggregate(obj, req.StatusItems, req.Owned || req.Shared)
 	case interpreter.InterpretStatus:
 		if h.reflect == nil {
 			resp.Status, err = reflectWholeStatus(obj)
@@ -77,13 +76,4 @@ func (*Interpreter) Interpret(_ context.Context, req interpreter.Request) (resp 
 		}
 	}
 	return resp, err
-}
-
-// owned returns obj for a handler to modify: obj itself when the caller
-// gave it (interpreter.Request.Owned), else a copy.
-func owned(obj *unstructured.Unstructured, given bool) *unstructured.Unstructured {
-	if given {
-		return obj
-	}
-	return obj.DeepCopy()
 }

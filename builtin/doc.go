@@ -60,7 +60,11 @@
 //     and Retain edit the object given and return it, and an aggregation
 //     that leaves the status as it is returns the object itself, without
 //     the deep copy. A changed status is still a new object (the typed
-//     re-encode).
+//     re-encode). A Shared request's objects are not modified either, but
+//     ReviseReplica and Retain copy on write (draft.go): the maps on the
+//     written paths are cloned once, shallowly, and the rest is shared
+//     with the request; an unchanged aggregation returns the object as
+//     Owned does. Pod's Retain, a typed re-encode, is a new object always.
 //   - A handler that panics on an input no JSON decoder produces fails
 //     with an error instead.
 package builtin

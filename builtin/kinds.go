@@ -15,11 +15,13 @@ import (
 // status for every kind without a dedicated reflection (docs/builtin.md §3.17).
 type handlers struct {
 	replica func(obj *unstructured.Unstructured) (int32, *interpreter.ReplicaRequirements, error)
-	// revise and retain may modify obj and desired, which the layer owns
-	// (a copy unless the request is Owned); retain reads observed only.
-	revise func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
-	retain func(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
-	// retainReads says retain modifies nothing and returns a new object.
+	// revise and retain write the request's object through its draft
+	// (draft.go), which the request's ownership decides; retain reads
+	// observed only.
+	revise func(obj draft, replicas int64) (*unstructured.Unstructured, error)
+	retain func(desired draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
+	// retainReads says retain modifies nothing and returns a new object:
+	// its draft is the request's object itself.
 	retainReads bool
 	aggregate   aggregator
 	reflect     func(obj *unstructured.Unstructured) (*runtime.RawExtension, error)

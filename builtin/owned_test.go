@@ -13,13 +13,18 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// TestOwnership runs every operation of every test case twice. Not owned,
-// the request's objects are left as they were and no map or list of the
-// result is one of theirs. Owned (on copies), the result is the same.
+// TestOwnership runs every operation of every test case three times. Not
+// owned, the request's objects are left as they were and no map or list
+// of the result is one of theirs. Owned (on copies), the result is the
+// same. Shared (on copies), the result is the same too and the request's
+// objects are left as they were; the result of ReviseReplica and Retain
+// keeps the request's metadata, which no handler writes, unless it is a
+// new object (Pod's Retain).
 func TestOwnership(t *testing.T) {
 	ctx := context.Background()
 	layer := builtin.New()
 	ops := map[interpreter.Operation]int{}
+	sharing := 0
 	for _, c := range readCases(t, casePatterns...) {
 		req, err := c.Request()
 		require.NoError(t, err, c.Source)
@@ -37,16 +42,47 @@ func TestOwnership(t *testing.T) {
 				}
 			}
 
-			owned := req
-			owned.Object, owned.ObservedObject = copyOf(req.Object), copyOf(req.ObservedObject)
-			owned.Owned = true
-			ownedResp, ownedErr := layer.Interpret(ctx, owned)
-			assert.Equal(t, err, ownedErr)
-			assert.Equal(t, resp, ownedResp)
+			// rerun runs req again on copies of its objects, in the mode
+			// set gives it, and asserts the same answer.
+			rerun := func(set func(*interpreter.Request)) (interpreter.Request, interpreter.Response) {
+				again := req
+				again.Object, again.ObservedObject = copyOf(req.Object), copyOf(req.ObservedObject)
+				set(&again)
+				againResp, againErr := layer.Interpret(ctx, again)
+				assert.Equal(t, err, againErr)
+				assert.Equal(t, resp, againResp)
+				return again, againResp
+			}
+			rerun(func(r *interpreter.Request) { r.Owned = true })
+			shared, sharedResp := rerun(func(r *interpreter.Request) { r.Shared = true })
+			assert.Equal(t, before, objects(shared), "the shared request's objects were modified")
+			if keepsMetadata(t, shared, sharedResp) {
+				sharing++
+			}
 			ops[req.Operation]++
 		})
 	}
 	assert.Len(t, ops, len(interpreter.Operations()), "operations run: %v", ops)
+	assert.Greater(t, sharing, 10, "shared ReviseReplica and Retain results that keep the request's metadata")
+}
+
+// keepsMetadata reports whether the response to a shared ReviseReplica
+// or Retain of an object with metadata has the request's metadata map,
+// and fails the test when it has another: no handler writes metadata, so
+// only Pod's Retain, a typed re-encode, has a copy of it.
+func keepsMetadata(t *testing.T, req interpreter.Request, resp interpreter.Response) bool {
+	t.Helper()
+	op := req.Operation
+	if op != interpreter.ReviseReplica && op != interpreter.Retain || resp.Object == nil {
+		return false
+	}
+	in, isMap := req.Object.Object["metadata"].(map[string]any)
+	if !isMap || op == interpreter.Retain && req.Object.GetKind() == "Pod" {
+		return false
+	}
+	out, _ := resp.Object.Object["metadata"].(map[string]any)
+	require.Equal(t, reflect.ValueOf(in).Pointer(), reflect.ValueOf(out).Pointer(), "the shared result's metadata is a copy")
+	return true
 }
 
 // objects returns copies of req's objects.

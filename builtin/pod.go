@@ -10,7 +10,8 @@ import (
 // volume mounts of the containers both sides have (docs/builtin.md §3.7). The result
 // is a typed re-encode of desired, computed from the unstructured objects
 // when their forms take both (roundtrip.go).
-func retainPod(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func retainPod(d draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	desired := d.obj
 	pod, podOK := roundTrip[corev1.Pod](desired.Object)
 	member, memberOK := roundTrip[corev1.Pod](observed.Object)
 	if !podOK || !memberOK {
@@ -79,7 +80,7 @@ func retainVolumeMounts(desired, observed []corev1.Container) {
 
 // aggregatePod folds the members' pod phases and container states into a
 // new status (docs/builtin.md §3.7). A nil item list re-encodes the template as it is.
-func aggregatePod(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, owned bool) (*unstructured.Unstructured, error) {
+func aggregatePod(obj *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, reuse bool) (*unstructured.Unstructured, error) {
 	if items == nil {
 		if out, ok := roundTrip[corev1.Pod](obj.Object); ok {
 			return &unstructured.Unstructured{Object: out}, nil
@@ -90,7 +91,7 @@ func aggregatePod(obj *unstructured.Unstructured, items []interpreter.Aggregated
 		}
 		return fromTyped(pod)
 	}
-	return aggregatePodStatus.aggregate(obj, items, owned)
+	return aggregatePodStatus.aggregate(obj, items, reuse)
 }
 
 // podPhases are the phases a Pod aggregates to, most significant first.

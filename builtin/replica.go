@@ -83,16 +83,13 @@ func podSpecAt(obj *unstructured.Unstructured, path ...string) (map[string]any, 
 }
 
 // reviseSpecField returns the ReviseReplica handler that sets spec.<field>
-// of obj when it has it, and leaves obj unchanged otherwise.
-func reviseSpecField(field string) func(*unstructured.Unstructured, int64) (*unstructured.Unstructured, error) {
-	return func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-		_, found, err := nestedInt64(obj.Object, "spec", field)
-		if err != nil {
-			return nil, err
+// of the draft when it has it, and leaves it unchanged otherwise.
+func reviseSpecField(field string) func(draft, int64) (*unstructured.Unstructured, error) {
+	return func(d draft, replicas int64) (*unstructured.Unstructured, error) {
+		_, found, err := nestedInt64(d.obj.Object, "spec", field)
+		if err != nil || !found {
+			return d.obj, err
 		}
-		if found {
-			obj.Object["spec"].(map[string]any)[field] = replicas
-		}
-		return obj, nil
+		return withField(d, replicas, "spec", field)
 	}
 }

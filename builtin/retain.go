@@ -10,9 +10,11 @@ import (
 )
 
 // The Retain handlers copy the fields a member cluster owns from observed
-// into desired, which they own (a copy unless the request is Owned),
-// copying what they take from observed. All but Pod's edit the
-// unstructured desired in place (docs/builtin.md §2.4).
+// into the draft of desired (draft.go), copying what they take from
+// observed. All but Pod's write the unstructured desired through the
+// draft, which copies only the written paths of a Shared request; Pod's
+// is a typed re-encode, a new object whatever the request
+// (docs/builtin.md §2.4).
 
 const (
 	retainReplicasLabel = "resourcetemplate.karmada.io/retain-replicas"
@@ -21,9 +23,9 @@ const (
 
 // retainDeployment keeps the member's spec.replicas when desired carries
 // the label resourcetemplate.karmada.io/retain-replicas: "true".
-func retainDeployment(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	if label(desired, retainReplicasLabel) != "true" {
-		return desired, nil
+func retainDeployment(desired draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	if label(desired.obj, retainReplicasLabel) != "true" {
+		return desired.obj, nil
 	}
 	replicas, found, err := nestedInt64(observed.Object, "spec", "replicas")
 	if err != nil {
@@ -54,8 +56,7 @@ func label(obj *unstructured.Unstructured, key string) string {
 
 // retainJob puts the member's selector and template labels back (the
 // controller-uid and job-name labels prune removed).
-func retainJob(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	retained := desired
+func retainJob(desired draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	for _, path := range [][]string{
 		{"spec", "selector", "matchLabels"},
 		{"spec", "template", "metadata", "labels"},
@@ -65,98 +66,106 @@ func retainJob(desired, observed *unstructured.Unstructured) (*unstructured.Unst
 			return nil, err
 		}
 		if found {
-			if err := unstructured.SetNestedStringMap(retained.Object, labels, path...); err != nil {
+			if err := desired.set(stringMapValue(labels), path...); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return retained, nil
+	return desired.obj, nil
+}
+
+// stringMapValue returns labels as a JSON object, as
+// unstructured.SetNestedStringMap stores them.
+func stringMapValue(labels map[string]string) map[string]any {
+	m := make(map[string]any, len(labels))
+	for k, v := range labels {
+		m[k] = v
+	}
+	return m
 }
 
 // retainService keeps the member's healthCheckNodePort and clusterIP.
-func retainService(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	retained := desired
+func retainService(desired draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	port, found, err := nestedInt64(observed.Object, "spec", "healthCheckNodePort")
 	if err != nil {
 		return nil, err
 	}
 	if found && port > 0 {
-		if err := unstructured.SetNestedField(retained.Object, port, "spec", "healthCheckNodePort"); err != nil {
+		if err := desired.set(port, "spec", "healthCheckNodePort"); err != nil {
 			return nil, err
 		}
 	}
-	return retainString(retained, observed, "spec", "clusterIP")
+	return retainString(desired, observed, "spec", "clusterIP")
 }
 
 // retainPersistentVolumeClaim keeps the member's spec.volumeName.
-func retainPersistentVolumeClaim(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func retainPersistentVolumeClaim(desired draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	return retainString(desired, observed, "spec", "volumeName")
 }
 
 // retainPersistentVolume copies the member's spec.claimRef wholesale, an
 // explicit null included.
-func retainPersistentVolume(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func retainPersistentVolume(desired draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	claimRef, found, err := unstructured.NestedFieldNoCopy(observed.Object, "spec", "claimRef")
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return desired, nil
+		return desired.obj, nil
 	}
-	return withField(desired, claimRef, "spec", "claimRef")
+	return withField(desired, runtime.DeepCopyJSONValue(claimRef), "spec", "claimRef")
 }
 
 // retainSecret keeps the member's data of a service-account token Secret.
-func retainSecret(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	if desired.Object["type"] != serviceAccountToken {
-		return desired, nil
+func retainSecret(desired draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	if desired.obj.Object["type"] != serviceAccountToken {
+		return desired.obj, nil
 	}
 	data, found, err := unstructured.NestedMap(observed.Object, "data")
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return desired, nil
+		return desired.obj, nil
 	}
-	return withField(desired, data, "data")
+	return withField(desired, data, "data") // NestedMap copied it
 }
 
 // retainString copies observed's string field at path into retained when
 // it is non-empty.
-func retainString(retained, observed *unstructured.Unstructured, path ...string) (*unstructured.Unstructured, error) {
+func retainString(retained draft, observed *unstructured.Unstructured, path ...string) (*unstructured.Unstructured, error) {
 	value, found, err := unstructured.NestedString(observed.Object, path...)
 	if err != nil {
 		return nil, err
 	}
 	if found && value != "" {
-		if err := unstructured.SetNestedField(retained.Object, value, path...); err != nil {
-			return nil, err
-		}
+		return withField(retained, value, path...)
 	}
-	return retained, nil
+	return retained.obj, nil
 }
 
-// withField sets a copy of value at path of obj and returns obj.
-func withField(obj *unstructured.Unstructured, value any, path ...string) (*unstructured.Unstructured, error) {
-	if err := unstructured.SetNestedField(obj.Object, value, path...); err != nil {
+// withField sets value at path of the draft and returns its object.
+func withField(d draft, value any, path ...string) (*unstructured.Unstructured, error) {
+	if err := d.set(value, path...); err != nil {
 		return nil, err
 	}
-	return obj, nil
+	return d.obj, nil
 }
 
 // retainServiceAccount merges the member's secrets and imagePullSecrets
 // into desired's: desired's entries, then each observed entry whose name
 // is new. Both empty gives an explicit null.
-func retainServiceAccount(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	retained := desired
+func retainServiceAccount(desired draft, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	for _, field := range []string{"secrets", "imagePullSecrets"} {
-		merged, err := mergeReferences(retained.Object[field], observed.Object[field], field)
+		merged, err := mergeReferences(desired.obj.Object[field], observed.Object[field], field)
 		if err != nil {
 			return nil, err
 		}
-		retained.Object[field] = merged
+		if err := desired.set(merged, field); err != nil {
+			return nil, err
+		}
 	}
-	return retained, nil
+	return desired.obj, nil
 }
 
 // mergeReferences appends to desired the observed references whose names

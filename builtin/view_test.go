@@ -55,7 +55,7 @@ func TestRetainPodMatchesTypedDecode(t *testing.T) {
 			d := &unstructured.Unstructured{Object: desired}
 			o := &unstructured.Unstructured{Object: objects[j]}
 			want, wantErr := retainTypedPod(d, o)
-			got, err := retainPod(d, o)
+			got, err := retainPod(draft{obj: d}, o)
 			if wantErr != nil {
 				require.EqualError(t, err, wantErr.Error())
 				continue

@@ -15,8 +15,10 @@ import (
 // Error contract: Interpret for a (GVK, operation) that HookEnabled
 // reports false for returns an error for which errors.Is(err, ErrNoHook)
 // holds. Unless the request is Owned, Interpret never modifies the objects
-// of the request and the objects of the response share no memory with
-// them. The response's Operation is the request's.
+// of the request; unless it is Owned or Shared, the objects of the
+// response share no memory with them (Shared, they may share the maps and
+// lists the call did not change). The response's Operation is the
+// request's.
 type Interpreter interface {
 	// HookEnabled reports whether the interpreter answers op for objects of kind gvk.
 	HookEnabled(gvk schema.GroupVersionKind, op Operation) bool

@@ -143,12 +143,13 @@ func TestRegistryValidates(t *testing.T) {
 }
 
 // TestOwnedPassesThrough checks that the Registry and middleware hand a
-// layer the request's Owned as the caller set it, and that the typed calls
-// never set it.
+// layer the request's Owned and Shared as the caller set them, and that
+// the typed calls set neither.
 func TestOwnedPassesThrough(t *testing.T) {
-	var got []bool
+	type modes struct{ owned, shared bool }
+	var got []modes
 	layer := Func(func(_ context.Context, req Request) (Response, error) {
-		got = append(got, req.Owned)
+		got = append(got, modes{req.Owned, req.Shared})
 		return Response{Operation: req.Operation}, nil
 	})
 	passing := func(in Interpreter) Interpreter {
@@ -157,11 +158,12 @@ func TestOwnedPassesThrough(t *testing.T) {
 	r := NewRegistry().Set(LayerBuiltin, Chain(layer, passing, passing))
 	ctx := context.Background()
 	obj := object("apps/v1", "Deployment")
-	for _, owned := range []bool{true, false} {
-		_, err := r.Interpret(ctx, Request{Operation: ReviseReplica, Object: obj, Owned: owned})
+	sent := []modes{{true, false}, {false, true}, {true, true}, {false, false}}
+	for _, m := range sent {
+		_, err := r.Interpret(ctx, Request{Operation: ReviseReplica, Object: obj, Owned: m.owned, Shared: m.shared})
 		require.NoError(t, err)
 	}
 	_, err := r.ReviseReplica(ctx, obj, 2)
 	require.NoError(t, err)
-	assert.Equal(t, []bool{true, false, false}, got)
+	assert.Equal(t, append(sent, modes{}), got)
 }

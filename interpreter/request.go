@@ -31,6 +31,15 @@ type Request struct {
 	// and the Registry pass it through; a layer that copies its inputs
 	// anyway (the Lua engine converts them into Lua values) ignores it.
 	Owned bool
+	// Shared says the caller only reads Object, ObservedObject and the
+	// response's object after the call, never modifies them: a layer
+	// still modifies none of its inputs, but its result may share with
+	// them the maps and lists it did not change, copying only the path to
+	// what it changes. The webhook server sets it for the operations it
+	// answers with a patch from the request's object. Owned wins over it.
+	// Middleware and the Registry pass it through; a layer that copies
+	// its inputs anyway ignores it, as it ignores Owned.
+	Shared bool
 }
 
 // NewRequest returns the request of op on the objects a caller has, as

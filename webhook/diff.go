@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	gomodules "gomodules.xyz/jsonpatch/v2"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -17,10 +19,34 @@ import (
 // finds from their JSON, two numbers being equal when they encode the
 // same. ok is false when a value is of another Go type; CreatePatch of
 // their JSON then answers.
+//
+// A map or list that is the very same one on both sides (a result that
+// shares what it did not change with the request, interpreter.Request's
+// Shared) is equal to itself and is not walked: the diff of a shared
+// result costs the paths it changed. A value of another Go type inside
+// such a subtree then goes unnoticed, which changes nothing of the patch:
+// CreatePatch finds no operation in identical JSON either.
 func diffObjects(original, revised map[string]any) (ops []gomodules.Operation, ok bool) {
 	d := differ{}
-	d.maps(original, revised)
+	if !sameMap(original, revised) {
+		d.maps(original, revised)
+	}
 	return d.ops, !d.foreign
+}
+
+// sameMap reports whether a and b are the same map: the same pointer to
+// the runtime's map header, which reflect's UnsafePointer returns for a
+// map (maps never move). Two distinct maps with equal contents are not
+// the same; that costs a walk, never a wrong answer.
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// sameList reports whether a and b are the same list: the same backing
+// array and the same length, hence the same elements. unsafe.SliceData
+// only reads the slices' array pointers, which are compared and dropped.
+func sameList(a, b []any) bool {
+	return len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
 // differ collects the operations of a diff; path is the JSON pointer of
@@ -78,6 +104,9 @@ func (d *differ) values(key string, av, bv any) {
 			d.replaced(key, bv)
 			return
 		}
+		if sameMap(at, bt) {
+			return
+		}
 		d.path = append(d.path, pointerEscaper.Replace(key))
 		d.maps(at, bt)
 		d.path = d.path[:len(d.path)-1]
@@ -85,6 +114,9 @@ func (d *differ) values(key string, av, bv any) {
 		bt, same := bv.([]any)
 		if !same {
 			d.replaced(key, bv)
+			return
+		}
+		if sameList(at, bt) {
 			return
 		}
 		d.path = append(d.path, pointerEscaper.Replace(key))

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +25,11 @@ var diffCases = []struct{ name, original, revised string }{
 	{"deep change", `{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"a:1"}]}}}}`,
 		`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"a:2"}]}}}}`},
 	{"negative zero", `{"a":0}`, `{"a":-0.0}`},
+	{"shared subtrees beside a change", `{"metadata":{"name":"web","labels":{"app":"web"}},"spec":{"replicas":6,` +
+		`"template":{"spec":{"containers":[{"name":"web","ports":[{"containerPort":80}]}]}},"selector":{"app":"web"}},"status":{"replicas":6}}`,
+		`{"metadata":{"name":"web","labels":{"app":"web"}},"spec":{"replicas":3,` +
+			`"template":{"spec":{"containers":[{"name":"web","ports":[{"containerPort":80}]}]}},"selector":{"app":"web"}},"status":{"replicas":6}}`},
+	{"shared list inside a changed one", `{"a":[[1,2],{"b":[3]},4]}`, `{"a":[[1,2],{"b":[3]},5,6]}`},
 }
 
 // sortedOps returns the JSON of a patch's operations, sorted by path and
@@ -56,6 +62,48 @@ func assertDiffLikeGomodules(t *testing.T, original, revised string) {
 	got, ok := diffObjects(a, b)
 	require.True(t, ok)
 	assert.Equal(t, sortedOps(t, want), sortedOps(t, got))
+	shared, _ := shareEqual(a, b).(map[string]any)
+	got, ok = diffObjects(a, shared)
+	require.True(t, ok)
+	assert.Equal(t, sortedOps(t, want), sortedOps(t, got), "with the equal subtrees shared")
+}
+
+// shareEqual returns b with every map and list equal to the one at the
+// same path of a replaced by a's, as a result sharing what it did not
+// change with its request has them.
+func shareEqual(a, b any) any {
+	switch bt := b.(type) {
+	case map[string]any:
+		at, isMap := a.(map[string]any)
+		if !isMap {
+			return b
+		}
+		if reflect.DeepEqual(at, bt) {
+			return at
+		}
+		out := make(map[string]any, len(bt))
+		for k, v := range bt {
+			out[k] = shareEqual(at[k], v)
+		}
+		return out
+	case []any:
+		at, isList := a.([]any)
+		if !isList {
+			return b
+		}
+		if reflect.DeepEqual(at, bt) {
+			return at
+		}
+		out := make([]any, len(bt))
+		for i, v := range bt {
+			if i < len(at) {
+				v = shareEqual(at[i], v)
+			}
+			out[i] = v
+		}
+		return out
+	}
+	return b
 }
 
 func TestDiffObjects(t *testing.T) {
@@ -68,6 +116,25 @@ func TestDiffObjects(t *testing.T) {
 		patch, err := createPatchOfObjects(map[string]any{"a": int64(1)}, map[string]any{"a": int32(2)})
 		require.NoError(t, err)
 		assert.JSONEq(t, `[{"op":"replace","path":"/a","value":2}]`, string(patch), "answered by CreatePatch")
+	})
+	t.Run("the same map is not walked", func(t *testing.T) {
+		// A value of another Go type would send the diff to CreatePatch,
+		// were the shared map walked.
+		same := map[string]any{"x": int32(1)}
+		ops, ok := diffObjects(map[string]any{"a": same, "b": int64(1)}, map[string]any{"a": same, "b": int64(2)})
+		assert.True(t, ok)
+		assert.Equal(t, []string{`{"op":"replace","path":"/b","value":2}`}, sortedOps(t, ops))
+		ops, ok = diffObjects(same, same)
+		assert.True(t, ok)
+		assert.Empty(t, ops)
+	})
+	t.Run("a list sharing its array but shorter is walked", func(t *testing.T) {
+		list := []any{int64(1), int64(2), int64(3)}
+		ops, ok := diffObjects(map[string]any{"a": list}, map[string]any{"a": list[:2]})
+		assert.True(t, ok)
+		assert.Equal(t, []string{`{"op":"remove","path":"/a/2"}`}, sortedOps(t, ops))
+		ops, _ = diffObjects(map[string]any{"a": list}, map[string]any{"a": list[:3]})
+		assert.Empty(t, ops)
 	})
 }
 

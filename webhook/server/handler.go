@@ -184,8 +184,11 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, start time.Time
 	}
 	// The handler decoded the objects and reads them no more, but for the
 	// operations answered by a patch from the request's object: the call
-	// may have them for those others.
+	// may have them for those others. For those, the handler only reads
+	// the request's object and the result, to diff them: the result may
+	// share what it did not change, which the diff then skips.
 	req.Owned = !answeredByPatch(req.Operation)
+	req.Shared = !req.Owned
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
 	a := h.run(ctx, call{w: w, r: r, start: start, wire: wire, req: req, gvk: gvk, timeout: timeout})
