@@ -206,6 +206,23 @@ end`},
   local s = string.rep("x", 4000000)
   return #(s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s) > 0
 end`},
+		// gopher-lua never shrinks a table's array part nor forgets a key
+		// set to nil: what a table holds is more than its entries show.
+		{"arrays of nils below one index", `function InterpretHealth(obj)
+  local keep = {}
+  for i = 1, 64 do keep[i] = {}; keep[i][2^18 - 1] = true; keep[i][2^18 - 1] = nil end
+  return true
+end`},
+		{"keys set and cleared", `function InterpretHealth(obj)
+  local t = {}
+  for i = 2^18, 2^18 + 4000000 do t[i] = true; t[i] = nil end
+  return true
+end`},
+		{"tables kept alive as cleared keys", `function InterpretHealth(obj)
+  local t = {}
+  for i = 1, 200000 do local k = {i}; t[k] = true; t[k] = nil end
+  return true
+end`},
 		{"pcall does not swallow the budget", `function InterpretHealth(obj)
   local keep = {}
   while true do

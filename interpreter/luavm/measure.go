@@ -1,6 +1,10 @@
 package luavm
 
 import (
+	"fmt"
+	"reflect"
+	"unsafe"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -9,8 +13,8 @@ import (
 // holds little, not an exact account of gopher-lua's memory.
 const (
 	tableBytes    = 600 // an LTable and its first map, as measured on gopher-lua 1.1.2
-	arrayBytes    = 16  // one more entry of a table's array part
-	hashBytes     = 128 // one more entry of its hash part (gopher-lua keeps a key list and index beside the map)
+	arrayBytes    = 16  // one more slot of a table's array part, nil or not
+	hashBytes     = 128 // one more key of its hash part (gopher-lua keeps a key list and index beside the map)
 	stringBytes   = 16  // a string's header, its bytes aside
 	functionBytes = 120 // a closure and its upvalue cells
 )
@@ -63,18 +67,21 @@ func (m *measurer) value(v lua.LValue) {
 			m.total += stringBytes + uint64(len(v))
 		case *lua.LTable:
 			if m.once(v) {
-				m.total += tableBytes
-				n := lua.LNumber(v.Len())
-				for k, e := lua.LNil, lua.LValue(lua.LNil); ; {
-					if k, e = v.Next(k); k == lua.LNil {
-						break
+				// What a table holds is its array part and its key list
+				// as they are, not its entries: gopher-lua never shrinks
+				// the one nor forgets a key of the other, so the nils an
+				// index fills in below it and the keys set to nil take
+				// memory that no entry shows (and a key set to nil keeps
+				// what it is alive).
+				array, keys := tableParts(v)
+				m.total += tableBytes + uint64(cap(array))*arrayBytes + uint64(len(keys))*hashBytes
+				for _, e := range array {
+					if e != lua.LNil {
+						m.stack = append(m.stack, e)
 					}
-					if i, ok := k.(lua.LNumber); ok && i >= 1 && i <= n {
-						m.total += arrayBytes
-					} else {
-						m.total += hashBytes
-					}
-					m.stack = append(m.stack, k, e)
+				}
+				for _, k := range keys {
+					m.stack = append(m.stack, k, v.RawGetH(k))
 				}
 				if v.Metatable != nil {
 					m.stack = append(m.stack, v.Metatable)
@@ -98,4 +105,25 @@ func (m *measurer) once(p any) bool {
 	}
 	m.seen[p] = struct{}{}
 	return true
+}
+
+// Where gopher-lua keeps a table's array part and its list of hash keys,
+// which it does not export. Checked by name and type when the package
+// loads, so that a gopher-lua laid out otherwise fails at once rather
+// than being misread.
+var arrayField, keysField = tableField("array"), tableField("keys")
+
+func tableField(name string) uintptr {
+	f, ok := reflect.TypeFor[lua.LTable]().FieldByName(name)
+	if !ok || f.Type != reflect.TypeFor[[]lua.LValue]() {
+		panic(fmt.Sprintf("luavm: gopher-lua's LTable has no field %s []LValue", name))
+	}
+	return f.Offset
+}
+
+// tableParts returns t's array part (nils included) and the keys of its
+// hash part (those set to nil since included), read in place.
+func tableParts(t *lua.LTable) (array, keys []lua.LValue) {
+	p := unsafe.Pointer(t)
+	return *(*[]lua.LValue)(unsafe.Add(p, arrayField)), *(*[]lua.LValue)(unsafe.Add(p, keysField))
 }
