@@ -101,7 +101,8 @@ func (h *hoister) hoist(s ast.Stmt, after []ast.Stmt) ast.Stmt {
 	links := chainLinks(lead)
 	var best *ast.AttrGetExpr
 	bestSaved := 0
-	for d := len(links) - 1; d >= 0; d-- { // links[d]: the prefix of d+1 indexes
+	for d := len(links) - 1; d >= 0 && h.budget > 0; d-- { // links[d]: the prefix of d+1 indexes
+		h.budget -= d + 1 // chainNames walks the prefix
 		w := &chainWalk{target: links[d], names: chainNames(links[d]), budget: &h.budget}
 		w.region(s, after)
 		if saved := (w.reads - 1) * (d + 1); saved > bestSaved {

@@ -146,7 +146,7 @@ func (w *chainWalk) expr(e ast.Expr) ast.Expr {
 		return e
 	}
 	*w.budget--
-	if x, ok := e.(*ast.AttrGetExpr); ok && sameChain(x, w.target) {
+	if x, ok := e.(*ast.AttrGetExpr); ok && w.same(x) {
 		w.reads++
 		if w.replace == "" {
 			return x
@@ -160,8 +160,36 @@ func (w *chainWalk) expr(e ast.Expr) ast.Expr {
 	return e
 }
 
-// sameChain reports whether two chains read the same names and keys.
-func sameChain(a, b ast.Expr) bool {
+// same reports whether x reads the target chain. Comparing two chains
+// walks as far as they agree, so each link compared counts against the
+// budget: a chain of a thousand links, compared with each of its
+// thousand prefixes at each of its thousand nodes, would otherwise take
+// seconds to compile.
+func (w *chainWalk) same(x ast.Expr) bool {
+	a, b := x, ast.Expr(w.target)
+	for {
+		if *w.budget--; *w.budget <= 0 {
+			w.dead = true
+			return false
+		}
+		switch x := a.(type) {
+		case *ast.IdentExpr:
+			y, ok := b.(*ast.IdentExpr)
+			return ok && x.Value == y.Value
+		case *ast.AttrGetExpr:
+			y, ok := b.(*ast.AttrGetExpr)
+			if !ok || !sameKey(x.Key, y.Key) {
+				return false
+			}
+			a, b = x.Object, y.Object
+		default:
+			return false
+		}
+	}
+}
+
+// sameKey reports whether two keys of a chain (names and constants) are the same.
+func sameKey(a, b ast.Expr) bool {
 	switch a := a.(type) {
 	case *ast.IdentExpr:
 		b, ok := b.(*ast.IdentExpr)
@@ -172,9 +200,6 @@ func sameChain(a, b ast.Expr) bool {
 	case *ast.NumberExpr:
 		b, ok := b.(*ast.NumberExpr)
 		return ok && a.Value == b.Value
-	case *ast.AttrGetExpr:
-		b, ok := b.(*ast.AttrGetExpr)
-		return ok && sameChain(a.Key, b.Key) && sameChain(a.Object, b.Object)
 	}
 	return false
 }
