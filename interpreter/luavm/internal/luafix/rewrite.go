@@ -325,6 +325,9 @@ func (r *rewriter) exprs(es []ast.Expr) {
 }
 
 func (r *rewriter) expr(e ast.Expr) ast.Expr {
+	if e == nil { // an absent child (see eachChild), which has no line to fail at
+		return nil
+	}
 	if r.depth++; r.depth > maxExprDepth {
 		panic(depthLimit(e.Line()))
 	}
