@@ -91,7 +91,8 @@
 // worker process per call, would cost a process hop on every call, where
 // a call takes microseconds.) What the engine does in Go for a call counts
 // against the same budget and stops at the same deadline: converting a
-// result or json.encode counts every string each time it is written out;
+// result or json.encode counts every value (at 64 bytes) and every string
+// each time it is written out;
 // json.decode reads at most a sixteenth of the budget; print writes at
 // most WithPrintBudget bytes. Behind the budget, a process heap above
 // WithHeapCeiling makes the engine refuse new calls (interpreter.ErrOverloaded)

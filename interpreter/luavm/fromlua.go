@@ -16,9 +16,10 @@ import (
 const maxValues = 1 << 20
 
 // convLimits bound the conversions of one call from Lua to Go (results,
-// json.encode, the kube helpers' arguments): every string and key counts
-// its bytes each time it is reached, so a string shared by many tables
-// counts as often as an encoder would write it, and the conversion stops
+// json.encode, the kube helpers' arguments): every value counts
+// valueBytes and every string and key its bytes each time it is reached,
+// so a string or table shared by many tables counts as often as an
+// encoder would write it, and the conversion stops
 // past maxBytes or once the call is stopped (its deadline).
 type convLimits struct {
 	maxBytes int          // 0 for no bound
@@ -39,21 +40,28 @@ type decoder struct {
 	keys      []string      // field names from the root, array positions left out
 	parents   []*lua.LTable // the tables being converted, to catch cycles
 	values    int
-	bytes     int // of the strings and keys made so far
+	bytes     int // of the values, strings and keys made so far
 }
+
+// valueBytes is what one converted value takes in Go besides its text,
+// roughly: its place in its parent (an interface in a map entry or a
+// slice element) and, for a table, its own map or slice. A table shared
+// many times over holds no text, and converted it takes its size as often
+// as it is reached.
+const valueBytes = 64
 
 // count accounts for one more value of n bytes of text against the limits.
 func (d *decoder) count(n int) error {
 	if d.values++; d.values > maxValues {
 		return &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
 	}
-	d.bytes += n
+	d.bytes += valueBytes + n
 	var limits convLimits
 	if d.lazy != nil {
 		limits = d.lazy.limits
 	}
 	if limits.maxBytes > 0 && d.bytes > limits.maxBytes {
-		return &convError{msg: fmt.Sprintf("more than %d bytes of text", limits.maxBytes), cause: ErrMemoryLimit}
+		return &convError{msg: fmt.Sprintf("more than %d bytes of values", limits.maxBytes), cause: ErrMemoryLimit}
 	}
 	if limits.call != nil && d.values%checkEvery == 0 {
 		if cause := limits.call.Cause(); cause != nil {
