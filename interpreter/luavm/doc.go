@@ -93,7 +93,8 @@
 // against the same budget and stops at the same deadline: converting a
 // result or json.encode counts every value (at 64 bytes) and every string
 // each time it is written out;
-// json.decode reads at most a sixteenth of the budget; print writes at
+// json.decode reads at most a sixteenth of the budget, and refuses a text
+// whose values would take more than the budget; print writes at
 // most WithPrintBudget bytes. Behind the budget, a process heap above
 // WithHeapCeiling makes the engine refuse new calls (interpreter.ErrOverloaded)
 // rather than fail those in flight; a heap found above it is collected

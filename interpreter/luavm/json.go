@@ -14,7 +14,8 @@ import (
 //	decode(text) -> value
 //	    The JSON text as Lua values: objects and arrays become tables,
 //	    null becomes nil. The text may be a sixteenth of the memory
-//	    budget long at most (its values take several times its size).
+//	    budget long at most (its values take several times its size),
+//	    and its values may take the budget at most.
 var jsonModule = map[string]moduleFunction{
 	"encode": jsonEncode,
 	"decode": jsonDecode,
@@ -45,6 +46,12 @@ func jsonDecode(st *state, L *lua.LState) int {
 	v, err := decodeJSON([]byte(text))
 	if err != nil {
 		L.ArgError(1, "invalid JSON: "+err.Error())
+	}
+	// A short text can stand for many tables ("[]," is one): what they
+	// would take is measured before they are made, not after.
+	if budget := uint64(st.cfg.budget); luaSize(v, budget) > budget {
+		st.raiseLimit("json.decode: the text's values would take more than %d MiB (budget %d MiB)",
+			budget/bytesInMebi, (budget+mebiRoundUp)/bytesInMebi)
 	}
 	lv, err := toLua(L, v)
 	if err != nil {

@@ -223,6 +223,13 @@ end`},
   for i = 1, 200000 do local k = {i}; t[k] = true; t[k] = nil end
   return true
 end`},
+		// Three bytes of text, "[]," are a table of 600 bytes: the sixteenth
+		// of the budget json.decode reads made 13 budgets of tables (the
+		// heap grew by 241 MiB) before the budget could stop the call.
+		{"json.decode of many empty tables", `function InterpretHealth(obj)
+  local text = "[" .. string.rep("[],", 699000) .. "[]]"
+  return require("json").decode(text) ~= nil
+end`},
 		{"pcall does not swallow the budget", `function InterpretHealth(obj)
   local keep = {}
   while true do
@@ -416,6 +423,9 @@ func TestConversionBudget(t *testing.T) {
   for i = 1, 20 do t = {a = t, b = t} end
   obj.status = {text = json.encode(t)}
   return obj`, ": more than 4194304 bytes of values"},
+		{"json.decode of a short text of many tables", `local json = require("json")
+  obj.status = json.decode("[" .. string.rep("[],", 87000) .. "[]]")
+  return obj`, "json.decode: the text's values would take more than 4 MiB (budget 4 MiB)"},
 		{"json.decode of a long text", `local json = require("json")
   local text = "[" .. string.rep("1,", 200000) .. "1]"
   obj.status = json.decode(text)

@@ -49,6 +49,37 @@ func (st *state) liveBytes(limit uint64) uint64 {
 	return m.total
 }
 
+// luaSize is what the decoded JSON value v would take as Lua values, by
+// the measures of liveBytes, counted up to past limit.
+func luaSize(v any, limit uint64) uint64 {
+	var total uint64
+	var walk func(v any)
+	walk = func(v any) {
+		if total > limit {
+			return
+		}
+		switch v := v.(type) {
+		case string:
+			total += stringBytes + uint64(len(v))
+		case []any:
+			// An index from lua.MaxArrayIndex on is a key of the hash part.
+			inArray := min(len(v), lua.MaxArrayIndex-1)
+			total += tableBytes + uint64(inArray)*arrayBytes + uint64(len(v)-inArray)*hashBytes
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			total += tableBytes + uint64(len(v))*hashBytes
+			for k, e := range v {
+				total += stringBytes + uint64(len(k))
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return total
+}
+
 type measurer struct {
 	limit, total uint64
 	seen         map[any]struct{}
