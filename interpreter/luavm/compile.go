@@ -3,6 +3,7 @@ package luavm
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -141,7 +142,28 @@ func build(source string, cover, hoist bool) (entry *compiled, hoisted int, err 
 		}
 		return nil, hoisted, &interpreter.ScriptError{Err: err}
 	}
+	trim(proto)
 	return &compiled{proto: proto, lines: lines, branches: branches, returns: returns}, hoisted, nil
+}
+
+// trim copies the slices of proto and of the functions it defines into
+// slices of their length. gopher-lua makes every function's with room
+// for 128 instructions, lines and calls and 16 to 32 of the rest, about
+// 16 KiB where an empty function needs a few dozen bytes: a script of
+// 15,000 short functions (255 KB) held 248 MiB for as long as it was
+// cached. (The string constants gopher-lua keeps to itself stay as they
+// are: 512 bytes a function.)
+func trim(proto *lua.FunctionProto) {
+	proto.Code = slices.Clone(proto.Code)
+	proto.Constants = slices.Clone(proto.Constants)
+	proto.FunctionPrototypes = slices.Clone(proto.FunctionPrototypes)
+	proto.DbgSourcePositions = slices.Clone(proto.DbgSourcePositions)
+	proto.DbgLocals = slices.Clone(proto.DbgLocals)
+	proto.DbgCalls = slices.Clone(proto.DbgCalls)
+	proto.DbgUpvalues = slices.Clone(proto.DbgUpvalues)
+	for _, p := range proto.FunctionPrototypes {
+		trim(p)
+	}
 }
 
 func syntaxError(err error) *interpreter.ScriptError {

@@ -3,6 +3,7 @@ package luavm
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -77,4 +78,19 @@ func TestCompileLongChains(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompiledSize holds a script of 14,000 empty functions (252 KB)
+// compiled: gopher-lua gives each function room for 128 instructions and
+// more, and the script held 231 MiB until its bytecode was trimmed
+// (about 11 MiB now).
+func TestCompiledSize(t *testing.T) {
+	source := strings.Repeat("f(function() end)\n", 14000)
+	e := New()
+	before := heapNow()
+	s, err := e.Compile("functions", source)
+	require.NoError(t, err)
+	after := heapNow()
+	runtime.KeepAlive(s)
+	assert.Less(t, after-min(after, before), uint64(32<<20), "the compiled script holds more than 32 MiB")
 }
