@@ -604,6 +604,21 @@ func TestManyConstants(t *testing.T) {
 	require.NoError(t, err)
 }
 
+func TestManyFunctions(t *testing.T) {
+	e := New()
+	functions := func(n int) string {
+		return strings.Repeat("f(function() end)\n", n) + "function InterpretHealth(obj) return true end"
+	}
+	_, err := e.Compile("functions", functions(2000))
+	var se *interpreter.ScriptError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, 1001, se.Line)
+	assert.Contains(t, err.Error(), "more than 1000 functions")
+
+	_, err = e.Compile("functions", functions(999))
+	require.NoError(t, err)
+}
+
 // BenchmarkCompileConstants compiles the most literals a function may hold.
 func BenchmarkCompileConstants(b *testing.B) {
 	source := manyConstants(2040)

@@ -57,6 +57,7 @@ type rewriter struct {
 	depth    int         // of the expression being walked
 	consts   int         // literals in the function being walked
 	funcs    int         // functions the walk is inside
+	defined  int         // functions the walk has met
 	result   bool        // the walk is in the body of a function of results
 }
 
@@ -91,9 +92,16 @@ const maxExprDepth = 1000
 // takes time quadratic in their number (25,000 took three seconds).
 const maxConstants = 2048
 
+// maxFunctions bounds the functions of one chunk: gopher-lua gives every
+// function it compiles room for 128 instructions, lines and calls, about
+// 16 KiB until the chunk is compiled and trimmed, so a 252 KB script of
+// 14,000 empty functions raised the heap to 279 MiB while compiling. Karmada's
+// scripts define a handful.
+const maxFunctions = 1000
+
 // LimitError is the error of a chunk past a limit that keeps compiling
-// cheap: an expression nested more than 1,000 levels deep, or a function
-// with more than 2,048 literals. Rewrite panics with one to stop the walk
+// cheap: an expression nested more than 1,000 levels deep, a function
+// with more than 2,048 literals, or more than 1,000 functions. Rewrite panics with one to stop the walk
 // and recovers it.
 type LimitError struct {
 	Line int
@@ -241,6 +249,7 @@ func (r *rewriter) stmt(s ast.Stmt) {
 				r.expr(s.Func)
 				return
 			}
+			r.define(s.Func)
 			r.funcs++
 			r.result = true
 			s.Func.Stmts = r.block(s.Func.Stmts)
@@ -265,6 +274,13 @@ func (r *rewriter) stmt(s ast.Stmt) {
 
 // isResult reports whether s defines, outside any function, a global
 // function of Options.Results.
+// define counts a function the walk meets against maxFunctions.
+func (r *rewriter) define(f *ast.FunctionExpr) {
+	if r.defined++; r.defined > maxFunctions {
+		panic(&LimitError{Line: f.Line(), What: fmt.Sprintf("more than %d functions", maxFunctions)})
+	}
+}
+
 func (r *rewriter) isResult(s *ast.FuncDefStmt) bool {
 	if r.funcs > 0 || s.Name == nil || s.Name.Receiver != nil {
 		return false
@@ -340,6 +356,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 	case *ast.StringConcatOpExpr:
 		return r.concat(e)
 	case *ast.FunctionExpr:
+		r.define(e)
 		r.funcs++
 		result, consts := r.result, r.consts
 		r.result, r.consts = false, 0
