@@ -25,12 +25,14 @@ func BenchmarkBareVM(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for name, script := range map[string]string{"InterpretHealth": healthScript, "InterpretStatus": reflectScript} {
-		fn := bareFunction(b, L, script)
-		b.Run(name, func(b *testing.B) { bareCalls(b, L, fn, obj) })
+	for _, hook := range []struct{ op, function, script string }{
+		{"InterpretHealth", "InterpretHealth", healthScript},
+		{"InterpretStatus", "ReflectStatus", reflectScript},
+		{"call", "Empty", `function Empty(obj) return nil end`},
+	} {
+		fn := bareFunction(b, L, hook.script, hook.function)
+		b.Run(hook.op, func(b *testing.B) { bareCalls(b, L, fn, obj) })
 	}
-	empty := bareFunction(b, L, `function Empty(obj) return nil end`)
-	b.Run("call", func(b *testing.B) { bareCalls(b, L, empty, obj) })
 
 	keys := []string{"generation", "resourceTemplateGeneration", "observedGeneration", "replicas",
 		"updatedReplicas", "readyReplicas", "availableReplicas", "unavailableReplicas"}
@@ -46,23 +48,15 @@ func BenchmarkBareVM(b *testing.B) {
 	})
 }
 
-// bareFunction runs script in L and returns the one global function it
-// defines.
-func bareFunction(tb testing.TB, L *lua.LState, script string) lua.LValue {
+// bareFunction runs script in L and returns its global function name.
+func bareFunction(tb testing.TB, L *lua.LState, script, name string) lua.LValue {
 	tb.Helper()
-	before := map[string]bool{}
-	L.G.Global.ForEach(func(k, _ lua.LValue) { before[k.String()] = true })
 	if err := L.DoString(script); err != nil {
 		tb.Fatal(err)
 	}
-	var fn lua.LValue = lua.LNil
-	L.G.Global.ForEach(func(k, v lua.LValue) {
-		if _, isFunction := v.(*lua.LFunction); isFunction && !before[k.String()] {
-			fn = v
-		}
-	})
-	if fn == lua.LNil {
-		tb.Fatalf("the script defines no function: %s", script)
+	fn, ok := L.GetGlobal(name).(*lua.LFunction)
+	if !ok {
+		tb.Fatalf("the script defines no function %s", name)
 	}
 	return fn
 }
