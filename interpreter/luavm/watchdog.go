@@ -17,8 +17,8 @@ import (
 // gopher-lua has no allocation hook, and the process heap is shared by
 // every call, so the heap is only the trigger: once the heap (live and
 // not yet freed objects, from runtime/metrics) has grown past what it was
-// when a call started (or its lowest since) by more than the call's budget, the watchdog asks
-// the call to measure itself. The call does, before its next instruction
+// when a call started (or its lowest since) by more than the call's
+// budget, the watchdog asks the call to measure itself. The call does, before its next instruction
 // and on its own goroutine (callContext.Done), by walking the Lua values
 // it can reach (state.liveBytes), and is stopped only when those take
 // more than its budget. A call that allocates nothing is therefore never
@@ -153,7 +153,7 @@ func (w *watchdog) collect(ceiling uint64) <-chan struct{} {
 	if w.collecting != nil {
 		return w.collecting
 	}
-	if !w.collected.IsZero() && time.Since(w.collected) < w.collectWait {
+	if time.Since(w.collected) < w.collectWait {
 		return nil
 	}
 	done := make(chan struct{})
