@@ -168,8 +168,12 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 	if o.failoverInjection {
 		pipeline = append(pipeline, binding.WithStatefulFailoverInjection())
 	}
-	return controller.New(cfg, live.reg, controller.WithLogger(log), controller.WithMetrics(metrics),
-		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...))
+	opts := []controller.Option{controller.WithLogger(log), controller.WithMetrics(metrics),
+		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...)}
+	if o.leader.elector != nil {
+		opts = append(opts, controller.WithFence(o.leader.elector.Fence))
+	}
+	return controller.New(cfg, live.reg, opts...)
 }
 
 // serveMetrics serves handler on addr in the background; Close stops it.

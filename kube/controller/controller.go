@@ -70,7 +70,12 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	if o.workers < 1 {
 		return nil, fmt.Errorf("new controller: want at least 1 worker, got %d", o.workers)
 	}
+	cfg = fenced(cfg, o.fence, o.metrics)
 	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
+	watch, err := dynamic.NewForConfig(patient(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
@@ -87,9 +92,9 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 		host:     cfg.Host,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[Key](),
 			workqueue.TypedRateLimitingQueueConfig[Key]{Name: "bindings"}),
-		factory: dynamicinformer.NewDynamicSharedInformerFactory(dyn, o.resync),
+		factory: dynamicinformer.NewDynamicSharedInformerFactory(watch, o.resync),
 	}
-	c.templates = newTemplates(dyn, c.mapper, c.enqueueTemplateBindings, o.log)
+	c.templates = newTemplates(watch, c.mapper, c.enqueueTemplateBindings, o.log)
 	c.policies = newPolicyCache(o.log)
 	if err := c.setupInformers(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
@@ -163,7 +168,7 @@ func (c *Controller) next(ctx context.Context) bool {
 	c.o.metrics.reconciles.WithLabelValues(res.outcome()).Inc()
 	c.o.metrics.writesPerSync.Observe(float64(res.writes))
 	switch {
-	case res.err != nil && ctx.Err() != nil: // cut short by the shutdown
+	case res.err != nil && (ctx.Err() != nil || errors.Is(res.err, ErrFenced)): // cut short by the shutdown or the lease's loss
 		c.queue.AddRateLimited(key)
 	case res.err != nil:
 		c.o.log.Error("reconcile failed: retrying", "binding", key.String(), "error", res.err, "retries", c.queue.NumRequeues(key))
@@ -190,6 +195,7 @@ type options struct {
 	workers  int
 	resync   time.Duration
 	pipeline []binding.Option
+	fence    func() error
 }
 
 // Option configures a Controller.

@@ -39,7 +39,10 @@
 //     Directly;
 //  4. while a Work remains in a cluster an eviction purges Directly, wait
 //     (reconcile again after 5 s);
-//  5. no template: nothing more (its creation brings the binding back);
+//  5. a template the binding may not propagate (a ResourceBinding's
+//     outside its namespace, a ClusterResourceBinding's namespaced): a
+//     Warning Event TemplateRefused, nothing more; no template: nothing
+//     more (its creation brings the binding back);
 //  6. run the pipeline on the template, the binding, its Clusters and the
 //     override policies (compiled once per change of any; one that does
 //     not compile is logged and left out);
@@ -49,6 +52,9 @@
 //     copied onto the manifest) — only when that merge differs from what is
 //     stored, so that a reconcile with nothing changed writes nothing.
 //     A conflict is retried 5 times 10 ms apart, reading the Work again.
+//     A Work another binding wrote (two bindings of one template) is left
+//     alone while that binding exists (WorkOwnedError); when it goes, the
+//     other bindings of the template are queued again.
 //
 // A cluster that fails (in the pipeline, or its write) gets a Warning Event
 // SyncWorkFailed on the binding naming the cluster and the cause, and
@@ -56,6 +62,17 @@
 // Works are written, the failed one's stays as it was, and the binding is
 // retried with the work queue's per-item exponential back-off. Works
 // written or deleted give one Normal Event SyncWorkSucceed.
+//
+// # Fencing and outages
+//
+// With WithFence (kube/leader's Elector.Fence under leader election), every
+// write is checked right before it is sent, in the client's transport, and
+// refused with ErrFenced once the process no longer holds its Lease; a
+// leader paused past its lease writes nothing when it resumes. The
+// informers' lists and watches that cannot reach the API server wait and
+// are sent again every half second instead of backing off, so the
+// controller is back within a second of the API server. docs/faults.md
+// gives the whole picture.
 //
 // # Deletion and preserveResourcesOnDeletion
 //

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/luainterp/luainterp/binding/api"
@@ -11,7 +12,17 @@ import (
 // WorkStore is the Works informer's store, to make it stale in a test.
 func (c *Controller) WorkStore() cache.Store { return c.informers.works.GetStore() }
 
-// ApplyWork writes one Work as a reconcile does.
+// ApplyWork writes one Work as a reconcile of its binding (named by its
+// annotations) does.
 func (c *Controller) ApplyWork(ctx context.Context, w *api.Work) (bool, error) {
-	return c.applyWork(ctx, w)
+	key, _ := workOwner(&unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"annotations": toAny(w.Annotations)}}})
+	return c.applyWork(ctx, key, w)
+}
+
+func toAny(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

@@ -98,11 +98,20 @@ func (c *Controller) workChanged(u *unstructured.Unstructured) {
 	}
 }
 
-// workDeleted enqueues the binding of a deleted Work.
+// workDeleted enqueues the binding of a deleted Work, and the other
+// bindings of its template: one of them may have waited for the Work to
+// go to write its own (WorkOwnedError).
 func (c *Controller) workDeleted(u *unstructured.Unstructured) {
 	c.written.forget(objectName(u))
 	if k, ok := workOwner(u); ok {
 		c.enqueue(k)
+	}
+	manifests, _, _ := unstructured.NestedSlice(u.Object, "spec", "workload", "manifests")
+	for _, m := range manifests {
+		if obj, ok := m.(map[string]any); ok {
+			t := unstructured.Unstructured{Object: obj}
+			c.enqueueIndexed(byTemplate, templateIndex(t.GetAPIVersion(), t.GetKind(), t.GetNamespace(), t.GetName()))
+		}
 	}
 }
 

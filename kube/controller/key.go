@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"fmt"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -76,4 +77,33 @@ func namespaceCluster(namespace string) (string, bool) {
 // its apiVersion, kind, namespace and name.
 func templateIndex(apiVersion, kind, namespace, name string) string {
 	return apiVersion + "|" + kind + "|" + namespace + "|" + name
+}
+
+// bindingExists reports whether the binding k is in the informers' cache,
+// being deleted or not.
+func (c *Controller) bindingExists(k Key) bool {
+	inf := c.informers.bindings
+	if k.Cluster {
+		inf = c.informers.clusterBindings
+	}
+	_, exists, _ := inf.GetStore().GetByKey(k.storeKey())
+	return exists
+}
+
+// confined returns an error when a binding names a template it may not
+// propagate: a ResourceBinding only one of its own namespace, a
+// ClusterResourceBinding only a cluster-scoped one. Karmada's detector
+// never makes other bindings; one written by hand would otherwise let
+// whoever may write bindings in one namespace read any other through the
+// controller's service account.
+func confined(k Key, r api.ObjectReference) error {
+	switch {
+	case k.Cluster && r.Namespace != "":
+		return fmt.Errorf("%s names %s %s/%s: a ClusterResourceBinding propagates only cluster-scoped templates",
+			k, r.Kind, r.Namespace, r.Name)
+	case !k.Cluster && r.Namespace != k.Namespace:
+		return fmt.Errorf("%s names %s %s/%s: a ResourceBinding propagates only a template of its own namespace %q",
+			k, r.Kind, r.Namespace, r.Name, k.Namespace)
+	}
+	return nil
 }

@@ -19,6 +19,8 @@ const (
 //	luainterp_controller_writes_per_reconcile             Works written or deleted by one reconcile (histogram)
 //	luainterp_controller_cluster_failures_total{cluster}  clusters whose Work could not be made or written
 //	luainterp_controller_queue_depth                      bindings waiting in the work queue
+//	luainterp_controller_fenced_writes_total              writes not sent because the process no longer held its Lease (WithFence)
+//	luainterp_controller_refusals_total{reason}           what the controller refused to do: a template outside the binding's namespace, a Work another binding owns
 type Metrics struct {
 	reconciles      *prometheus.CounterVec
 	written         *prometheus.CounterVec
@@ -27,6 +29,8 @@ type Metrics struct {
 	writesPerSync   prometheus.Histogram
 	clusterFailures *prometheus.CounterVec
 	queueDepth      prometheus.Gauge
+	fenced          prometheus.Counter
+	refusals        *prometheus.CounterVec
 }
 
 // NewMetrics returns unregistered metrics.
@@ -61,6 +65,14 @@ func NewMetrics() *Metrics {
 			Name: "luainterp_controller_queue_depth",
 			Help: "Bindings waiting in the work queue.",
 		}),
+		fenced: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "luainterp_controller_fenced_writes_total",
+			Help: "Writes not sent to the API server because the process no longer held its Lease.",
+		}),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "luainterp_controller_refusals_total",
+			Help: "What the controller refused to do, by reason (the Event reason on the binding).",
+		}, []string{"reason"}),
 	}
 }
 
@@ -79,5 +91,5 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth}
+	return []prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth, m.fenced, m.refusals}
 }

@@ -26,6 +26,14 @@ const (
 	ReasonSyncWorkFailed  = "SyncWorkFailed"  // a target cluster failed: the message names it and the cause
 	ReasonSyncWorkSucceed = "SyncWorkSucceed" // Works were written or deleted, and no cluster failed
 	ReasonCleanupFailed   = "CleanupWorkFailed"
+	// ReasonTemplateRefused: the binding names a template outside its
+	// namespace (or, for a ClusterResourceBinding, a namespaced one); no
+	// Work is written for it.
+	ReasonTemplateRefused = "TemplateRefused"
+	// ReasonWorkOwned counts, in luainterp_controller_refusals_total, the
+	// Works not written because another binding owns them; the Event is
+	// SyncWorkFailed, naming the cluster and the owner.
+	ReasonWorkOwned = "WorkOwnedByAnotherBinding"
 )
 
 // purgeWait is how long a binding waits for the Work of a cluster purged
@@ -103,6 +111,14 @@ func (c *Controller) reconcile(ctx context.Context, key Key) (res result) {
 // clusters that fail get an Event each and the others proceed.
 func (c *Controller) sync(ctx context.Context, u *unstructured.Unstructured, b *api.ResourceBinding) (int, error) {
 	r := b.Spec.Resource
+	key := bindingKey(u)
+	if err := confined(key, r); err != nil {
+		// Never retried: the binding's next change brings it back.
+		c.o.metrics.refusals.WithLabelValues(ReasonTemplateRefused).Inc()
+		c.o.log.Warn("binding refused", "binding", key.String(), "error", err)
+		c.event(ctx, u, corev1.EventTypeWarning, ReasonTemplateRefused, err.Error())
+		return 0, nil
+	}
 	template, err := c.templates.get(ctx, schema.FromAPIVersionAndKind(r.APIVersion, r.Kind), r.Namespace, r.Name)
 	if err != nil {
 		c.event(ctx, u, corev1.EventTypeWarning, ReasonSyncWorkFailed, err.Error())
@@ -131,7 +147,7 @@ func (c *Controller) sync(ctx context.Context, u *unstructured.Unstructured, b *
 	}
 	writes := 0
 	for _, w := range out.Works() {
-		wrote, err := c.applyWork(ctx, w)
+		wrote, err := c.applyWork(ctx, key, w)
 		if wrote {
 			writes++
 		}

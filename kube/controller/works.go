@@ -32,11 +32,24 @@ func (e *WorkDeletingError) Error() string {
 	return "work " + e.Namespace + "/" + e.Name + " is being deleted"
 }
 
+// WorkOwnedError is the refusal to write a Work that another binding
+// wrote (two bindings of one template make Works of one name): a Work
+// belongs to the binding that wrote it until that binding is gone.
+type WorkOwnedError struct {
+	Namespace, Name string
+	Owner           Key
+}
+
+func (e *WorkOwnedError) Error() string {
+	return "work " + e.Namespace + "/" + e.Name + " belongs to " + e.Owner.String()
+}
+
 // applyWork creates the Work or updates it to the merge of what is stored
 // and w, as Karmada does; it writes nothing when the merge is what is
-// stored. It reads the Work from the cache, or from the API server when
-// the cache may lag behind its own last write or a write conflicts.
-func (c *Controller) applyWork(ctx context.Context, w *api.Work) (wrote bool, err error) {
+// stored, and refuses a Work that another binding still there owns. It
+// reads the Work from the cache, or from the API server when the cache
+// may lag behind its own last write or a write conflicts.
+func (c *Controller) applyWork(ctx context.Context, key Key, w *api.Work) (wrote bool, err error) {
 	desired, err := toUnstructured(w)
 	if err != nil {
 		return false, err
@@ -74,6 +87,10 @@ func (c *Controller) applyWork(ctx context.Context, w *api.Work) (wrote bool, er
 		}
 		if existing.GetDeletionTimestamp() != nil {
 			return &WorkDeletingError{Namespace: w.Namespace, Name: w.Name}
+		}
+		if owner, ok := workOwner(existing); ok && owner != key && c.bindingExists(owner) {
+			c.o.metrics.refusals.WithLabelValues(ReasonWorkOwned).Inc()
+			return &WorkOwnedError{Namespace: w.Namespace, Name: w.Name, Owner: owner}
 		}
 		merged := mergeWork(existing, desired)
 		if reflect.DeepEqual(existing.Object, merged.Object) {

@@ -37,9 +37,10 @@ type Elector struct {
 	elector  *leaderelection.LeaderElector
 	ns, name string
 
-	mu     sync.Mutex
-	run    *run // the one Run, once it started
-	closed bool // Run has returned, or is returning: the function must not start
+	mu      sync.Mutex
+	run     *run      // the one Run, once it started
+	closed  bool      // Run has returned, or is returning: the function must not start
+	renewed time.Time // when the last accepted write of the Lease naming this candidate was sent (Fence)
 }
 
 // options are what the Options set.

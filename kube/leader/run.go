@@ -3,6 +3,7 @@ package leader
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/go-logr/logr"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
@@ -16,6 +17,7 @@ type run struct {
 	stop context.CancelFunc // ends the election
 
 	// Set when the function starts, under Elector.mu.
+	fctx   context.Context    // the function's context
 	cancel context.CancelFunc // cancels the function's context
 	done   chan struct{}      // closed when the function has returned
 	err    error              // the function's, once done is closed
@@ -85,9 +87,10 @@ func (e *Elector) lead(leaseCtx context.Context) {
 		return
 	}
 	fctx, cancel := context.WithCancel(leaseCtx)
-	r.cancel, r.done = cancel, make(chan struct{})
+	r.fctx, r.cancel, r.done = fctx, cancel, make(chan struct{})
 	e.mu.Unlock()
 	unwatch := context.AfterFunc(r.ctx, cancel)
+	go e.expire(r)
 
 	log := e.opts.log.With("lease", e.Lease(), "identity", e.Identity())
 	log.Info("leading")
@@ -143,7 +146,23 @@ func (l *guardedLock) Update(ctx context.Context, rec resourcelock.LeaderElectio
 			return err
 		}
 	}
-	return l.Interface.Update(ctx, rec)
+	sent := time.Now()
+	if err := l.Interface.Update(ctx, rec); err != nil {
+		return err
+	}
+	l.elector.renewing(sent, rec.HolderIdentity)
+	return nil
+}
+
+// Create is the first take of the Lease: it counts as a renewal from the
+// moment it was sent.
+func (l *guardedLock) Create(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
+	sent := time.Now()
+	if err := l.Interface.Create(ctx, rec); err != nil {
+		return err
+	}
+	l.elector.renewing(sent, rec.HolderIdentity)
+	return nil
 }
 
 var _ resourcelock.Interface = (*guardedLock)(nil)
