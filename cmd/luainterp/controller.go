@@ -33,6 +33,7 @@ type controllerOptions struct {
 	qps               float32
 	burst             int
 	failoverInjection bool
+	failover          failoverFlags
 	kube              kubeOptions
 	leader            leaderOptions
 }
@@ -90,6 +91,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.Float32Var(&o.qps, "kube-api-qps", 50, "the most requests per second to the API server")
 	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
 	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
+	o.failover.addFlags(f)
 	o.kube.addFlags(f)
 	o.leader.addFlags(f)
 	return cmd
@@ -109,6 +111,8 @@ func (o *controllerOptions) check() error {
 		return fmt.Errorf("--kube-api-qps and --kube-api-burst: want positive values, got %g and %d", o.qps, o.burst)
 	case o.watch && len(o.customizations) == 0:
 		return errors.New("--watch: no customization files (-f) to watch")
+	case o.failover.check() != nil:
+		return o.failover.check()
 	}
 	return checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--webhook-config", o.webhookConfigs})
 }
@@ -170,6 +174,7 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 	}
 	opts := []controller.Option{controller.WithLogger(log), controller.WithMetrics(metrics),
 		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...)}
+	opts = append(opts, o.failover.options(o.failoverInjection)...)
 	if o.leader.elector != nil {
 		opts = append(opts, controller.WithFence(o.leader.elector.Fence))
 	}

@@ -54,6 +54,7 @@ type Controller struct {
 	ran       bool
 	mu        sync.Mutex
 	synced    atomic.Bool
+	failover  *failovers // nil when no failover controller runs
 }
 
 // New returns a Controller for the API server of cfg whose pipeline
@@ -99,6 +100,9 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	if err := c.setupInformers(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
+	if c.failover, err = newFailovers(c, interp); err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
 	return c, nil
 }
 
@@ -138,6 +142,9 @@ func (c *Controller) Run(ctx context.Context) error {
 			for c.next(ctx) {
 			}
 		})
+	}
+	if c.failover != nil {
+		c.failover.start(ctx, &wg)
 	}
 	<-ctx.Done()
 	c.queue.ShutDown()
@@ -196,6 +203,7 @@ type options struct {
 	resync   time.Duration
 	pipeline []binding.Option
 	fence    func() error
+	failover failoverOptions
 }
 
 // Option configures a Controller.
