@@ -61,6 +61,19 @@ bundled scripts, the ResourceInterpreterCustomizations and webhook
 configurations of the API server, and the files of -f and --webhook-config
 merged in (a file wins over an object of its name).
 
+Karmada's failover controllers run in the same process when asked
+(docs/failover-controller.md): --application-failover evicts a binding's
+cluster once its aggregatedStatus reports it Unhealthy past
+spec.failover.application's toleration; --graceful-eviction drops the
+eviction tasks once the new clusters are Healthy or the task times out
+(--graceful-eviction-timeout); --enable-no-execute-taint-eviction evicts a
+binding's cluster once the Cluster has a NoExecute taint its applied
+placement does not tolerate. Each writes the binding with one update per
+pass and records Events on it (ApplicationFailover, TaintEviction,
+EvictWorkloadFromClusterFailed, EvictWorkloadFromClusterSucceed). The
+instants a cluster was first seen Unhealthy live in memory: a restart
+starts the toleration again.
+
 The metrics server (--metrics-address) answers:
   /healthz   200 while the process runs
   /readyz    200 while the controller reconciles (its informers listed)
@@ -69,7 +82,10 @@ The metrics server (--metrics-address) answers:
              luainterp_controller_works_deleted_total,
              luainterp_controller_writes_per_reconcile,
              luainterp_controller_cluster_failures_total by cluster,
-             luainterp_controller_queue_depth, and the kube/source metrics
+             luainterp_controller_queue_depth,
+             luainterp_controller_failover_* (evictions, tasks pending,
+             waits, failures, toleration resets), and the kube/source
+             metrics
 
 On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 		Example: `  luainterp controller --in-cluster

@@ -2,7 +2,9 @@ package controller_test
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -330,4 +332,27 @@ func TestTaintEviction(t *testing.T) {
 	spec = c.spec(forever)
 	assert.Equal(t, []api.TargetCluster{{Name: "fo-t1", Replicas: 3}}, spec.Clusters)
 	assert.Empty(t, spec.GracefulEvictionTasks)
+}
+
+// TestFailoverFencedWrites: a replica that lost its Lease evicts nothing;
+// once it holds it again the eviction, due by then, is written.
+func TestFailoverFencedWrites(t *testing.T) {
+	c := newCluster(t)
+	rb, _ := c.deployment("fo-fenced", map[string]map[string]any{"fo-f1": nil},
+		failoverBinding(application(api.PurgeModeDirectly, nil), "fo-f1"))
+	c.setStatus(rb, false, item("fo-f1", "Unhealthy"))
+	var open atomic.Bool
+	m := c.run(controller.WithApplicationFailover(), controller.WithFence(func() error {
+		if open.Load() {
+			return nil
+		}
+		return errors.New("lease lost")
+	}))
+	time.Sleep(3500 * time.Millisecond) // past the toleration
+	assert.Equal(t, []api.TargetCluster{{Name: "fo-f1", Replicas: 3}}, c.spec(rb).Clusters)
+	assert.Empty(t, c.spec(rb).GracefulEvictionTasks)
+	assert.Positive(t, counter(t, m, "luainterp_controller_fenced_writes_total", nil))
+	open.Store(true)
+	_, took := c.evicted(rb, "fo-f1", 10*time.Second)
+	t.Logf("evicted %s after the fence opened", took)
 }
