@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -73,13 +74,10 @@ func (f *failovers) application(ctx context.Context, key Key) (time.Duration, er
 			failover.EvictFailedMessage(ce.Cluster)+" "+describe(ce))
 		return 0, fmt.Errorf("application failover of %s: cluster %s: %s", key, ce.Cluster, describe(ce))
 	case err != nil:
-		// The clusters due stay due: their instants are kept.
-		kept := d.Memory.Clone()
-		for _, cluster := range d.Due {
-			if t, ok := before[cluster]; ok {
-				kept[cluster] = t
-			}
-		}
+		// As in Karmada, no record is dropped after an error: the
+		// clusters due stay due, and the ones first seen now are kept.
+		kept := before.Clone()
+		maps.Copy(kept, d.Memory)
 		f.memory.set(key, kept)
 		if !errors.Is(err, ErrFenced) {
 			for _, cluster := range d.Due {
