@@ -12,7 +12,8 @@ import (
 type ResourceBinding struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              ResourceBindingSpec `json:"spec"`
+	Spec              ResourceBindingSpec   `json:"spec"`
+	Status            ResourceBindingStatus `json:"status,omitempty"`
 }
 
 // IsCluster reports whether b is a ClusterResourceBinding.
@@ -39,6 +40,8 @@ type ResourceBindingSpec struct {
 	Suspension                  *Suspension                      `json:"suspension,omitempty"`
 	PreserveResourcesOnDeletion *bool                            `json:"preserveResourcesOnDeletion,omitempty"`
 	GracefulEvictionTasks       []GracefulEvictionTask           `json:"gracefulEvictionTasks,omitempty"`
+	PropagateDeps               bool                             `json:"propagateDeps,omitempty"`
+	Failover                    *FailoverBehavior                `json:"failover,omitempty"`
 }
 
 // ObjectReference locates the resource template.
@@ -104,19 +107,4 @@ type Suspension struct {
 // SuspendClusters names the clusters whose dispatching is suspended.
 type SuspendClusters struct {
 	ClusterNames []string `json:"clusterNames,omitempty"`
-}
-
-// Purge modes of a graceful eviction task.
-const (
-	PurgeModeDirectly   = "Directly"
-	PurgeModeGracefully = "Gracefully"
-	PurgeModeNever      = "Never"
-)
-
-// GracefulEvictionTask is an eviction of the resource from one cluster.
-type GracefulEvictionTask struct {
-	FromCluster            string            `json:"fromCluster"`
-	PurgeMode              string            `json:"purgeMode,omitempty"`
-	PreservedLabelState    map[string]string `json:"preservedLabelState,omitempty"`
-	ClustersBeforeFailover []string          `json:"clustersBeforeFailover,omitempty"`
 }
