@@ -18,12 +18,12 @@ type Skip string
 
 // The reasons a pass does nothing and forgets the binding (fact 15).
 const (
-	SkipNone              Skip = ""
-	SkipNoApplication     Skip = "no spec.failover.application"
-	SkipNoStatus          Skip = "no status.aggregatedStatus"
-	SkipBadAPIVersion     Skip = "spec.resource.apiVersion cannot be parsed"
-	SkipNoHealthHook      Skip = "no InterpretHealth hook for the kind"
-	SkipNoPropagateDeps   Skip = "a ResourceBinding without spec.propagateDeps"
+	SkipNone            Skip = ""
+	SkipNoApplication   Skip = "no spec.failover.application"
+	SkipNoStatus        Skip = "no status.aggregatedStatus"
+	SkipBadAPIVersion   Skip = "spec.resource.apiVersion cannot be parsed"
+	SkipNoHealthHook    Skip = "no InterpretHealth hook for the kind"
+	SkipNoPropagateDeps Skip = "a ResourceBinding without spec.propagateDeps"
 )
 
 // maxWait is Karmada's "no wait yet"; a wait equal to it means no requeue.
