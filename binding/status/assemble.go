@@ -2,13 +2,11 @@ package status
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/binding/api"
@@ -157,48 +155,4 @@ func (id *identifier) manifestIndex(manifests []api.Manifest) (int, error) {
 		}
 	}
 	return -1, ErrNoManifest
-}
-
-// head is what identifies a manifest.
-type head struct{ apiVersion, kind, namespace, name string }
-
-// readHead reads a manifest's identifying fields as an Unstructured
-// object would give them, without decoding the rest of it into maps. A
-// manifest whose fields are not all plain strings, has no kind, or is a
-// list is decoded as Unstructured, for its exact answer or error.
-func readHead(raw []byte) (head, error) {
-	if h, ok := quickHead(raw); ok {
-		return h, nil
-	}
-	u := &unstructured.Unstructured{}
-	if err := u.UnmarshalJSON(raw); err != nil {
-		return head{}, err
-	}
-	return head{u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()}, nil
-}
-
-// quickHead reads the head of a manifest whose identifying fields are
-// plain strings. Keys are matched exactly, as Unstructured reads them
-// (a struct would match them ignoring case).
-func quickHead(raw []byte) (head, bool) {
-	var h head
-	var top, meta map[string]json.RawMessage
-	if json.Unmarshal(raw, &top) != nil || top["items"] != nil {
-		return h, false
-	}
-	if m, ok := top["metadata"]; ok && json.Unmarshal(m, &meta) != nil {
-		return h, false
-	}
-	for _, f := range []struct {
-		raw json.RawMessage
-		out *string
-	}{{top["apiVersion"], &h.apiVersion}, {top["kind"], &h.kind}, {meta["namespace"], &h.namespace}, {meta["name"], &h.name}} {
-		if f.raw == nil {
-			continue
-		}
-		if len(f.raw) == 0 || f.raw[0] != '"' || json.Unmarshal(f.raw, f.out) != nil {
-			return h, false
-		}
-	}
-	return h, h.kind != "" && !strings.HasSuffix(h.kind, "List")
 }
