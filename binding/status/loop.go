@@ -51,7 +51,8 @@ type Result struct {
 	// is.
 	Aggregated bool
 	// TemplateStatus is the template's new .status (nil: none), taken
-	// from the hook's result; the rest of the result is not used.
+	// from the hook's result (the rest of it is not used); the template's
+	// own when no hook ran.
 	TemplateStatus any
 	// TemplateChanged says TemplateStatus differs from the template's
 	// current .status (deep equality).
@@ -77,7 +78,11 @@ func (l *Loop) Pass(ctx context.Context, in Input) (Result, error) {
 	}
 	res.AggregatedStatus = items
 	res.StatusChanged = !Equal(in.Current, items)
-	if in.Template == nil || !l.interp.HookEnabled(in.Template.GroupVersionKind(), interpreter.AggregateStatus) {
+	if in.Template == nil {
+		return res, nil
+	}
+	res.TemplateStatus = in.Template.Object["status"]
+	if !l.interp.HookEnabled(in.Template.GroupVersionKind(), interpreter.AggregateStatus) {
 		return res, nil
 	}
 	given := in.Current
@@ -91,6 +96,7 @@ func (l *Loop) Pass(ctx context.Context, in Input) (Result, error) {
 		return res, &TemplateError{Binding: in.Binding, Template: describe(in.Template), Err: err}
 	}
 	res.Aggregated = true
+	res.TemplateStatus = nil
 	if resp.Object != nil {
 		res.TemplateStatus = resp.Object.Object["status"]
 	}

@@ -87,12 +87,13 @@ func TestLoopPass(t *testing.T) {
 	t.Run("a kind without an AggregateStatus hook is left alone", func(t *testing.T) {
 		cm := in
 		cm.Template = &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
-			"metadata": map[string]any{"name": "web", "namespace": "shop"}}}
+			"metadata": map[string]any{"name": "web", "namespace": "shop"}, "status": map[string]any{"kept": true}}}
 		res, err := loop.Pass(ctx, cm)
 		require.NoError(t, err)
 		assert.False(t, res.Aggregated)
 		assert.False(t, res.TemplateChanged)
-		assert.Nil(t, res.TemplateStatus)
+		assert.Equal(t, map[string]any{"kept": true}, res.TemplateStatus)
+		assert.Equal(t, cm.Template.Object, res.Template(cm.Template).Object)
 	})
 	t.Run("a Work error fails the pass", func(t *testing.T) {
 		bad := in

@@ -32,6 +32,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newInterpretCommand())
 	root.AddCommand(newPropagateCommand())
 	root.AddCommand(newFailoverCommand())
+	root.AddCommand(newStatusCommand())
 	root.AddCommand(newTestCommand())
 	root.AddCommand(newLayersCommand())
 	root.AddCommand(newServeCommand())
