@@ -1,6 +1,7 @@
 package api
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -68,9 +69,12 @@ type BindingSnapshot struct {
 	Clusters  []TargetCluster `json:"clusters,omitempty"`
 }
 
-// Placement is the part of a propagation placement the pipeline reads.
+// Placement is the part of a propagation placement the pipeline and the
+// taint manager (clusterTolerations, from the applied-placement
+// annotation) read.
 type Placement struct {
-	ReplicaScheduling *ReplicaSchedulingStrategy `json:"replicaScheduling,omitempty"`
+	ReplicaScheduling  *ReplicaSchedulingStrategy `json:"replicaScheduling,omitempty"`
+	ClusterTolerations []corev1.Toleration        `json:"clusterTolerations,omitempty"`
 }
 
 // Replica scheduling types.

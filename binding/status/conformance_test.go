@@ -16,20 +16,16 @@ import (
 
 	"github.com/luainterp/luainterp/binding/input"
 	"github.com/luainterp/luainterp/binding/status"
+	"github.com/luainterp/luainterp/internal/sharedcases"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// conformance is where the failover conformance samples produced by
-// Karmada are kept (testdata/conformance/failover).
-const conformance = "../../testdata/conformance/failover"
-
-// caseDirs returns the case folders of an area, and fails when there is none.
+// caseDirs returns the case folders of an area of the failover
+// conformance samples produced by Karmada (../shared/conformance/failover,
+// or $LUAINTERP_SHARED_CONFORMANCE/failover; the test skips without them).
 func caseDirs(t *testing.T, area string) []string {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(conformance, area, "*"))
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs, "no %s cases", area)
-	return dirs
+	return sharedcases.Cases(t, "failover", area)
 }
 
 // readYAML decodes a case file into generic JSON values.

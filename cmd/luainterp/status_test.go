@@ -8,19 +8,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/internal/sharedcases"
 )
 
-// failoverConformance is where the failover samples produced by Karmada
-// are kept.
-const failoverConformance = "../../testdata/conformance/failover"
-
-// failoverCases returns the case folders of a failover area.
+// failoverCases returns the case folders of an area of the failover
+// conformance samples produced by Karmada (../shared/conformance/failover,
+// or $LUAINTERP_SHARED_CONFORMANCE/failover; the test skips without them).
 func failoverCases(t *testing.T, area string) []string {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(failoverConformance, area, "*"))
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs, "no %s cases", area)
-	return dirs
+	return sharedcases.Cases(t, "failover", area)
 }
 
 // readYAMLMap decodes a YAML file or text into generic JSON values.
