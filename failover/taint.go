@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/luainterp/luainterp/binding/api"
-	"github.com/luainterp/luainterp/failover/preserve"
 )
 
 // ErrNoAppliedPlacement is the error of a binding without the
@@ -182,16 +181,14 @@ func ClusterPurgeMode(b *api.ResourceBinding, flag string) string {
 	return api.PurgeModeGracefully
 }
 
-// TaintManager is the taint manager's configuration: its controller flags
-// and the feature gates.
+// TaintManager is the taint manager's configuration: its controller flags,
+// and the options of Decide that apply (WithGates, WithPreserveOptions).
 type TaintManager struct {
 	// Enabled is --enable-no-execute-taint-eviction (off in Karmada).
 	Enabled bool
 	// PurgeMode is --no-execute-taint-eviction-purge-mode (Gracefully).
 	PurgeMode string
-	Gates     Gates
-	// Preserve are the state preservation builder's options.
-	Preserve []preserve.Option
+	Options   []Option
 }
 
 // ClusterRecheck is how soon the taint manager looks at a cluster with
@@ -284,7 +281,8 @@ func (m TaintManager) Evict(cluster *api.Cluster, b *api.ResourceBinding, now ti
 		ev.Retry = d.After
 		return ev, nil
 	}
-	task, err := ClusterTask(b, cluster.Name, ClusterPurgeMode(b, m.PurgeMode), m.Gates, m.Preserve...)
+	cfg := newConfig(m.Options)
+	task, err := ClusterTask(b, cluster.Name, ClusterPurgeMode(b, m.PurgeMode), cfg.gates, cfg.preserve...)
 	if err != nil {
 		return ev, err
 	}

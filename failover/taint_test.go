@@ -218,7 +218,7 @@ func TestTaintManagerReconcile(t *testing.T) {
 }
 
 func TestTaintManagerEvict(t *testing.T) {
-	m := failover.TaintManager{Enabled: true, PurgeMode: api.PurgeModeGracefully, Gates: failover.DefaultGates()}
+	m := failover.TaintManager{Enabled: true, PurgeMode: api.PurgeModeGracefully}
 	tainted := taintedCluster(taint("not-ready", "", 100*time.Second))
 	deleting := taintBinding(`{}`)
 	deleting.DeletionTimestamp = &metav1.Time{Time: now}
@@ -249,11 +249,11 @@ func TestTaintManagerEvict(t *testing.T) {
 		{"disabled", failover.TaintManager{}, taintBinding(`{}`), failover.Eviction{}, []string{"member1", "member2"}, nil, nil},
 		{"no applied placement", m, taintBinding(""), failover.Eviction{}, []string{"member1", "member2"}, nil, failover.ErrNoAppliedPlacement},
 		{"already evicting: the entry goes, no second task", m, evicting, failover.Eviction{Updated: true}, []string{"member2"}, evicting.Spec.GracefulEvictionTasks, nil},
-		{"state preserved, gate on", failover.TaintManager{Enabled: true, Gates: failover.Gates{StatefulFailoverInjection: true}}, stateful,
+		{"state preserved, gate on", failover.TaintManager{Enabled: true, Options: []failover.Option{failover.WithGates(failover.Gates{StatefulFailoverInjection: true})}}, stateful,
 			failover.Eviction{Updated: true}, []string{"member2"},
 			[]api.GracefulEvictionTask{{FromCluster: "member1", PurgeMode: "Directly", Replicas: &two, Reason: "TaintUntolerated", Producer: "TaintManager",
 				PreservedLabelState: map[string]string{"job": "j-1"}}}, nil},
-		{"status not collected blocks", failover.TaintManager{Enabled: true, Gates: failover.Gates{StatefulFailoverInjection: true}}, notCollected,
+		{"status not collected blocks", failover.TaintManager{Enabled: true, Options: []failover.Option{failover.WithGates(failover.Gates{StatefulFailoverInjection: true})}}, notCollected,
 			failover.Eviction{}, []string{"member1", "member2"}, nil, failover.ErrStatusNotCollected},
 	}
 	for _, tt := range tests {
