@@ -62,7 +62,7 @@ configurations of the API server, and the files of -f and --webhook-config
 merged in (a file wins over an object of its name).
 
 Karmada's failover controllers run in the same process when asked
-(docs/failover-controller.md): --application-failover evicts a binding's
+(docs/failover.md): --application-failover evicts a binding's
 cluster once its aggregatedStatus reports it Unhealthy past
 spec.failover.application's toleration; --graceful-eviction drops the
 eviction tasks once the new clusters are Healthy or the task times out

@@ -12,7 +12,7 @@ import (
 )
 
 // failoverFlags are the flags of `luainterp controller` that run the
-// failover controllers (docs/failover-controller.md).
+// failover controllers (docs/failover.md, "In the controller").
 type failoverFlags struct {
 	application        bool
 	eviction           bool

@@ -100,7 +100,8 @@
 // naming the cluster and the cause (a state preservation rule by index,
 // alias and JSONPath), ApplicationFailoverWarning for a Decision's
 // warnings, EvictWorkloadFromClusterSucceed for a task dropped.
-// docs/failover-controller.md gives the whole picture.
+// The section "In the controller" of docs/failover.md gives the whole
+// picture.
 //
 // # Deletion and preserveResourcesOnDeletion
 //
