@@ -23,6 +23,8 @@ func TestStatefulFailoverInjection(t *testing.T) {
 		PreservedLabelState: map[string]string{"app": "preserved", "failover.example.com/ordinal": "3"}, ClustersBeforeFailover: []string{"old"}}
 	gracefully := directly
 	gracefully.PurgeMode = api.PurgeModeGracefully
+	immediately := directly
+	immediately.PurgeMode = api.PurgeModeImmediately
 	beforeFailover := directly
 	beforeFailover.ClustersBeforeFailover = []string{"old", "member1"}
 	tests := []struct {
@@ -35,6 +37,8 @@ func TestStatefulFailoverInjection(t *testing.T) {
 		{"injected", true, []string{"member1"}, []api.GracefulEvictionTask{directly},
 			map[string]any{"app": "preserved", "failover.example.com/ordinal": "3"}},
 		{"only the last task counts", true, []string{"member1"}, []api.GracefulEvictionTask{gracefully, directly},
+			map[string]any{"app": "preserved", "failover.example.com/ordinal": "3"}},
+		{"Immediately is Directly", true, []string{"member1"}, []api.GracefulEvictionTask{immediately},
 			map[string]any{"app": "preserved", "failover.example.com/ordinal": "3"}},
 		{"gate off", false, []string{"member1"}, []api.GracefulEvictionTask{directly}, map[string]any{"app": "web"}},
 		{"two target clusters", true, []string{"member1", "member2"}, []api.GracefulEvictionTask{directly}, map[string]any{"app": "web"}},

@@ -142,14 +142,15 @@ func suspended(s *api.Suspension, cluster string) bool {
 
 // preservedLabels returns the labels a stateful failover preserved, to be
 // set on the manifest: only for a binding with exactly one target cluster
-// whose last eviction task purged Directly from another cluster.
+// whose last eviction task purged Directly (or Immediately, its deprecated
+// name) from another cluster.
 func preservedLabels(b *prepared, cluster string) map[string]string {
 	tasks := b.binding.Spec.GracefulEvictionTasks
 	if len(b.targets) != 1 || len(tasks) == 0 {
 		return nil
 	}
 	last := tasks[len(tasks)-1]
-	if last.PurgeMode != api.PurgeModeDirectly || slices.Contains(last.ClustersBeforeFailover, cluster) {
+	if api.CanonicalPurgeMode(last.PurgeMode) != api.PurgeModeDirectly || slices.Contains(last.ClustersBeforeFailover, cluster) {
 		return nil
 	}
 	return last.PreservedLabelState

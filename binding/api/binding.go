@@ -1,6 +1,7 @@
 package api
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -12,7 +13,8 @@ import (
 type ResourceBinding struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              ResourceBindingSpec `json:"spec"`
+	Spec              ResourceBindingSpec   `json:"spec"`
+	Status            ResourceBindingStatus `json:"status,omitempty"`
 }
 
 // IsCluster reports whether b is a ClusterResourceBinding.
@@ -39,6 +41,8 @@ type ResourceBindingSpec struct {
 	Suspension                  *Suspension                      `json:"suspension,omitempty"`
 	PreserveResourcesOnDeletion *bool                            `json:"preserveResourcesOnDeletion,omitempty"`
 	GracefulEvictionTasks       []GracefulEvictionTask           `json:"gracefulEvictionTasks,omitempty"`
+	PropagateDeps               bool                             `json:"propagateDeps,omitempty"`
+	Failover                    *FailoverBehavior                `json:"failover,omitempty"`
 }
 
 // ObjectReference locates the resource template.
@@ -65,9 +69,12 @@ type BindingSnapshot struct {
 	Clusters  []TargetCluster `json:"clusters,omitempty"`
 }
 
-// Placement is the part of a propagation placement the pipeline reads.
+// Placement is the part of a propagation placement the pipeline and the
+// taint manager (clusterTolerations, from the applied-placement
+// annotation) read.
 type Placement struct {
-	ReplicaScheduling *ReplicaSchedulingStrategy `json:"replicaScheduling,omitempty"`
+	ReplicaScheduling  *ReplicaSchedulingStrategy `json:"replicaScheduling,omitempty"`
+	ClusterTolerations []corev1.Toleration        `json:"clusterTolerations,omitempty"`
 }
 
 // Replica scheduling types.
@@ -104,19 +111,4 @@ type Suspension struct {
 // SuspendClusters names the clusters whose dispatching is suspended.
 type SuspendClusters struct {
 	ClusterNames []string `json:"clusterNames,omitempty"`
-}
-
-// Purge modes of a graceful eviction task.
-const (
-	PurgeModeDirectly   = "Directly"
-	PurgeModeGracefully = "Gracefully"
-	PurgeModeNever      = "Never"
-)
-
-// GracefulEvictionTask is an eviction of the resource from one cluster.
-type GracefulEvictionTask struct {
-	FromCluster            string            `json:"fromCluster"`
-	PurgeMode              string            `json:"purgeMode,omitempty"`
-	PreservedLabelState    map[string]string `json:"preservedLabelState,omitempty"`
-	ClustersBeforeFailover []string          `json:"clustersBeforeFailover,omitempty"`
 }

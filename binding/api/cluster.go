@@ -1,6 +1,9 @@
 package api
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
 
 // Cluster (cluster.karmada.io/v1alpha1) is a member cluster, as far as
 // override targeting reads it: its name, labels, provider, region and zones.
@@ -10,10 +13,11 @@ type Cluster struct {
 	Spec              ClusterSpec `json:"spec,omitempty"`
 }
 
-// ClusterSpec is the part of a Cluster's spec override targeting reads. The
-// deprecated spec.zone is not read, as in Karmada.
+// ClusterSpec is the part of a Cluster's spec override targeting and the
+// taint manager read. The deprecated spec.zone is not read, as in Karmada.
 type ClusterSpec struct {
-	Provider string   `json:"provider,omitempty"`
-	Region   string   `json:"region,omitempty"`
-	Zones    []string `json:"zones,omitempty"`
+	Provider string         `json:"provider,omitempty"`
+	Region   string         `json:"region,omitempty"`
+	Zones    []string       `json:"zones,omitempty"`
+	Taints   []corev1.Taint `json:"taints,omitempty"`
 }

@@ -42,3 +42,8 @@ const (
 	ExecutionControllerFinalizer         = "karmada.io/execution-controller"
 	ExecutionNamespacePrefix             = "karmada-es-"
 )
+
+// AppliedPlacementAnnotation holds, on a binding, the JSON of the placement
+// of the policy that made it; the taint manager reads its
+// clusterTolerations.
+const AppliedPlacementAnnotation = "policy.karmada.io/applied-placement"

@@ -32,8 +32,10 @@ type Manifest struct {
 	runtime.RawExtension `json:",inline"`
 }
 
-// WorkStatus is written by the execution controller, never by the pipeline;
-// it is here so a Work serialises with Karmada's shape.
+// WorkStatus is written by Karmada's member side (the execution and Work
+// status controllers), never by the pipeline; the status loop reads it
+// (package binding/status).
 type WorkStatus struct {
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	Conditions       []metav1.Condition `json:"conditions,omitempty"`
+	ManifestStatuses []ManifestStatus   `json:"manifestStatuses,omitempty"`
 }
