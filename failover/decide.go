@@ -113,8 +113,12 @@ func Decide(now time.Time, b *api.ResourceBinding, memory Memory, opts ...Option
 	for _, c := range d.Due {
 		delete(mem, c)
 	}
+	targeted := make(map[string]bool, len(b.Spec.Clusters))
+	for _, c := range b.Spec.Clusters {
+		targeted[c.Name] = true
+	}
 	for c := range mem {
-		if !slices.ContainsFunc(b.Spec.Clusters, func(t api.TargetCluster) bool { return t.Name == c }) {
+		if !targeted[c] {
 			delete(mem, c)
 		}
 	}

@@ -23,6 +23,7 @@ type propagateOptions struct {
 	customizations     []string
 	outDir             string
 	format             *outputFlag
+	failoverInjection  bool
 }
 
 func newPropagateCommand() *cobra.Command {
@@ -61,6 +62,8 @@ bundled scripts, and the ResourceInterpreterCustomizations of -f on top.`,
 	// --customizations is the name issue 5 and Karmada users know; -f is the
 	// name every other command uses. Both add to the same list.
 	f.StringArrayVar(&o.customizations, "customizations", nil, "the same as -f")
+	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false,
+		"Karmada's StatefulFailoverInjection feature gate: a binding with one target cluster whose last eviction task purged Directly gets the task's preserved labels on its manifest")
 	f.StringVar(&o.outDir, "out", "", "write one file per Work into this folder instead of standard output")
 	o.format = addOutputFlag(cmd, formatYAML, formatJSON)
 	_ = cmd.MarkFlagRequired("template")
@@ -90,7 +93,11 @@ func runPropagate(cmd *cobra.Command, o *propagateOptions) error {
 	if err != nil {
 		return err
 	}
-	result, err := binding.New(registry).Run(cmd.Context(), in)
+	var pipeline []binding.Option
+	if o.failoverInjection {
+		pipeline = append(pipeline, binding.WithStatefulFailoverInjection())
+	}
+	result, err := binding.New(registry, pipeline...).Run(cmd.Context(), in)
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,7 @@ func newRootCommand() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newInterpretCommand())
 	root.AddCommand(newPropagateCommand())
+	root.AddCommand(newFailoverCommand())
 	root.AddCommand(newStatusCommand())
 	root.AddCommand(newTestCommand())
 	root.AddCommand(newLayersCommand())

@@ -42,6 +42,7 @@ func Build(rules []api.StatePreservationRule, rawStatus []byte, opts ...Option) 
 // decoded is a status decoded once for all rules.
 type decoded struct {
 	value any
+	size  int // in bytes, as JSON
 }
 
 func decode(raw []byte, limits Limits) (*decoded, error) {
@@ -52,7 +53,7 @@ func decode(raw []byte, limits Limits) (*decoded, error) {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("failed to unmarshal rawStatus: %w", err)
 	}
-	return &decoded{value: v}, nil
+	return &decoded{value: v, size: len(raw)}, nil
 }
 
 // evaluate runs one template over the status: first the estimate of its
@@ -63,7 +64,7 @@ func evaluate(path string, status *decoded, limits Limits) (value string, err er
 	if err := j.Parse(path); err != nil {
 		return "", err
 	}
-	if n, over := estimate(path, status.value, limits.Values); over {
+	if n, over := estimate(path, status.value, status.size, limits.Values); over {
 		return "", limitf("jsonpath %q would visit more than %d values of the status (at least %d)", path, limits.Values, n)
 	}
 	defer func() {

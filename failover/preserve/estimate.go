@@ -16,14 +16,47 @@ import (
 // nodes, so counting takes time linear in the status per step however
 // large the sets grow ({..a..a}, a chain of unions). Where the set depends
 // on values (an index, a slice, a filter), every element is assumed taken.
-func estimate(path string, status any, limit int64) (int64, bool) {
+//
+// Without recursive descents and unions a set never holds a node twice,
+// so no step passes the status's node count, itself below its size in
+// bytes: a template of few steps over a small status needs no count.
+func estimate(path string, status any, statusBytes int, limit int64) (int64, bool) {
 	p, err := jsonpath.Parse(path, path)
 	if err != nil {
+		return 0, false
+	}
+	if steps, multiplying := shape(p.Root); !multiplying && int64(steps)*int64(statusBytes) <= limit {
 		return 0, false
 	}
 	e := &estimator{root: status, limit: limit}
 	e.sequence(p.Root.Nodes, e.single(status))
 	return e.cost, e.cost > limit
+}
+
+// shape counts the nodes of a template and reports whether it has a node
+// that can put a status node twice in a set.
+func shape(n jsonpath.Node) (steps int, multiplying bool) {
+	steps = 1
+	var children []*jsonpath.ListNode
+	switch x := n.(type) {
+	case *jsonpath.RecursiveNode, *jsonpath.UnionNode:
+		return steps, true
+	case *jsonpath.ListNode:
+		children = []*jsonpath.ListNode{x}
+	case *jsonpath.FilterNode:
+		children = []*jsonpath.ListNode{x.Left, x.Right}
+	}
+	for _, l := range children {
+		if l == nil {
+			continue
+		}
+		for _, c := range l.Nodes {
+			s, m := shape(c)
+			steps += s
+			multiplying = multiplying || m
+		}
+	}
+	return steps, multiplying
 }
 
 type estimator struct {

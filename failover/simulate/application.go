@@ -18,12 +18,25 @@ type ApplicationScenario struct {
 	Steps               []ApplicationStep `json:"steps"`
 }
 
-// ApplicationStep moves the clock, optionally replaces the binding's
-// aggregatedStatus and spec.clusters, then runs one pass.
-type ApplicationStep struct {
+// Step moves the clock, optionally replaces the binding's aggregatedStatus
+// and spec.clusters (what the status controller and the scheduler write),
+// then runs one pass.
+type Step struct {
 	AfterSeconds     float64                             `json:"afterSeconds"`
 	AggregatedStatus *[]interpreter.AggregatedStatusItem `json:"aggregatedStatus,omitempty"`
 	SetClusters      *[]api.TargetCluster                `json:"setClusters,omitempty"`
+}
+
+// ApplicationStep is a step of an application-failover case.
+type ApplicationStep struct{ Step }
+
+func (s *Step) apply(b *api.ResourceBinding) {
+	if s.AggregatedStatus != nil {
+		b.Status.AggregatedStatus = *s.AggregatedStatus
+	}
+	if s.SetClusters != nil {
+		b.Spec.Clusters = *s.SetClusters
+	}
 }
 
 // ApplicationResult is what one pass did: the entries of expected.yaml.
@@ -66,12 +79,7 @@ func Application(b *api.ResourceBinding, s ApplicationScenario, opts ...failover
 	)
 	for _, step := range s.Steps {
 		now := c.advance(step.AfterSeconds)
-		if step.AggregatedStatus != nil {
-			b.Status.AggregatedStatus = *step.AggregatedStatus
-		}
-		if step.SetClusters != nil {
-			b.Spec.Clusters = *step.SetClusters
-		}
+		step.apply(b)
 		d, err := failover.Decide(now, b, memory, opts...)
 		memory = d.Memory
 		r := ApplicationResult{Updated: d.Update, Warnings: d.Warnings, UnhealthySinceSeconds: map[string]int64{}}

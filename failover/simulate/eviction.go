@@ -8,7 +8,6 @@ import (
 
 	"github.com/luainterp/luainterp/binding/api"
 	"github.com/luainterp/luainterp/failover"
-	"github.com/luainterp/luainterp/interpreter"
 )
 
 // EvictionScenario is scenario.yaml of a graceful-eviction case.
@@ -25,11 +24,9 @@ type EvictionScenario struct {
 // EvictionStep moves the clock, optionally replaces what other controllers
 // and users write, then runs one pass.
 type EvictionStep struct {
-	AfterSeconds                   float64                             `json:"afterSeconds"`
-	AggregatedStatus               *[]interpreter.AggregatedStatusItem `json:"aggregatedStatus,omitempty"`
-	SetClusters                    *[]api.TargetCluster                `json:"setClusters,omitempty"`
-	SetSchedulerObservedGeneration *int64                              `json:"setSchedulerObservedGeneration,omitempty"`
-	SetSuppressDeletionOnAllTasks  *bool                               `json:"setSuppressDeletionOnAllTasks,omitempty"`
+	Step
+	SetSchedulerObservedGeneration *int64 `json:"setSchedulerObservedGeneration,omitempty"`
+	SetSuppressDeletionOnAllTasks  *bool  `json:"setSuppressDeletionOnAllTasks,omitempty"`
 }
 
 // EvictionResult is what one pass did: the entries of expected.yaml. Tasks
@@ -63,12 +60,7 @@ func Evictions(b *api.ResourceBinding, s EvictionScenario, opts ...failover.Opti
 	)
 	for _, step := range s.Steps {
 		now := c.advance(step.AfterSeconds)
-		if step.AggregatedStatus != nil {
-			b.Status.AggregatedStatus = *step.AggregatedStatus
-		}
-		if step.SetClusters != nil {
-			b.Spec.Clusters = *step.SetClusters
-		}
+		step.apply(b)
 		if step.SetSchedulerObservedGeneration != nil {
 			b.Status.SchedulerObservedGeneration = *step.SetSchedulerObservedGeneration
 		}
