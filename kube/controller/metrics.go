@@ -21,6 +21,8 @@ const (
 //	luainterp_controller_queue_depth                      bindings waiting in the work queue
 //	luainterp_controller_fenced_writes_total              writes not sent because the process no longer held its Lease (WithFence)
 //	luainterp_controller_refusals_total{reason}           what the controller refused to do: a template outside the binding's namespace, a Work another binding owns
+//
+// and the status loop's (statusMetrics).
 type Metrics struct {
 	reconciles      *prometheus.CounterVec
 	written         *prometheus.CounterVec
@@ -31,6 +33,7 @@ type Metrics struct {
 	queueDepth      prometheus.Gauge
 	fenced          prometheus.Counter
 	refusals        *prometheus.CounterVec
+	status          statusMetrics
 }
 
 // NewMetrics returns unregistered metrics.
@@ -73,6 +76,7 @@ func NewMetrics() *Metrics {
 			Name: "luainterp_controller_refusals_total",
 			Help: "What the controller refused to do, by reason (the Event reason on the binding).",
 		}, []string{"reason"}),
+		status: newStatusMetrics(),
 	}
 }
 
@@ -91,5 +95,6 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth, m.fenced, m.refusals}
+	return append([]prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth, m.fenced, m.refusals},
+		m.status.collectors()...)
 }
