@@ -28,6 +28,12 @@ func ExampleNewMetrics() {
 	// luainterp_controller_writes_per_reconcile
 	// luainterp_controller_cluster_failures_total
 	// luainterp_controller_queue_depth
+	// luainterp_controller_fenced_writes_total
+	// luainterp_controller_refusals_total
+	// luainterp_controller_status_passes_total
+	// luainterp_controller_binding_status_writes_total
+	// luainterp_controller_template_status_writes_total
+	// luainterp_controller_status_queue_depth
 }
 
 // Keys name bindings in the work queue and in logs.
