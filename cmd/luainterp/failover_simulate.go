@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,14 +24,15 @@ var simulators = map[string]simulator{
 
 type failoverSimulateOptions struct {
 	binding, scenario, controller string
+	cluster                       string // taint-manager only
 	format                        *outputFlag
 }
 
 func newFailoverSimulateCommand() *cobra.Command {
 	var o failoverSimulateOptions
-	names := slices.Sorted(maps.Keys(simulators))
+	names := controllerNames()
 	cmd := &cobra.Command{
-		Use:   "simulate --binding F --scenario F [--controller NAME]",
+		Use:   "simulate --binding F --scenario F [--controller NAME] [--cluster F]",
 		Short: "Run failover passes over a binding on a simulated clock",
 		Long: `Simulate runs one controller's passes over --binding as the steps of
 --scenario say (the conformance scenario format: each step moves the clock
@@ -45,6 +44,12 @@ pass) and prints {steps: [...]}, what each pass wrote:
   graceful-eviction     requeueAfterSeconds, patched, gracefulEvictionTasks
                         (with creationAgeSeconds), events
 
+taint-manager (cluster failover) runs once, not in steps: the reconcile of
+--cluster (omitted when the Cluster does not exist), then the eviction pass
+of the binding on it, and prints {enqueue: {addedNow, addedAfterSeconds,
+requeueAfterSeconds}, eviction: {error, updated, clusters,
+gracefulEvictionTasks, retryAfterSeconds}}.
+
 A pass that fails is part of the output (its error), not a failure of the
 command. Warnings (a defaulted toleration, an unknown purge mode, a
 preserved label Kubernetes would refuse) go to standard error.`,
@@ -54,6 +59,7 @@ preserved label Kubernetes would refuse) go to standard error.`,
 	f := cmd.Flags()
 	f.StringVar(&o.binding, "binding", "", "the ResourceBinding or ClusterResourceBinding (file or -)")
 	f.StringVar(&o.scenario, "scenario", "", "the scenario (file or -)")
+	f.StringVar(&o.cluster, "cluster", "", "the tainted Cluster (taint-manager; file or -)")
 	f.StringVar(&o.controller, "controller", "application-failover", "the controller to run: "+orList(names))
 	_ = cmd.RegisterFlagCompletionFunc("controller", cobra.FixedCompletions(names, cobra.ShellCompDirectiveNoFileComp))
 	o.format = addOutputFlag(cmd, formatYAML, formatJSON)
@@ -67,9 +73,12 @@ func runFailoverSimulate(cmd *cobra.Command, o *failoverSimulateOptions) error {
 	if err != nil {
 		return err
 	}
+	if strings.EqualFold(o.controller, taintManagerController) {
+		return runTaintManagerSimulation(cmd, o, format)
+	}
 	run, ok := simulators[strings.ToLower(o.controller)]
 	if !ok {
-		return fmt.Errorf("--controller: unknown controller %q: want %s", o.controller, orList(slices.Sorted(maps.Keys(simulators))))
+		return fmt.Errorf("--controller: unknown controller %q: want %s", o.controller, orList(controllerNames()))
 	}
 	if err := checkStdin(fileFlag{"--binding", []string{o.binding}}, fileFlag{"--scenario", []string{o.scenario}}); err != nil {
 		return err

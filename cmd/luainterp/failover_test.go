@@ -21,6 +21,7 @@ import (
 //	preserved-label-state  luainterp failover preserve --rules F --status F
 //	application-failover   luainterp failover simulate --binding F --scenario F
 //	graceful-eviction      ... --controller graceful-eviction
+//	cluster-failover       ... --controller taint-manager [--cluster F]
 //	works                  the binding controller's rounds (simulate.Works)
 //	                       over luainterp propagate [--stateful-failover-injection]
 //
@@ -43,6 +44,20 @@ func TestFailoverConformance(t *testing.T) {
 			}
 		})
 	}
+	t.Run("cluster-failover", func(t *testing.T) {
+		for _, dir := range sharedcases.Cases(t, "failover", "cluster-failover") {
+			t.Run(filepath.Base(dir), func(t *testing.T) {
+				args := []string{"failover", "simulate", "--controller", "taint-manager",
+					"--binding", filepath.Join(dir, "binding.yaml"), "--scenario", filepath.Join(dir, "scenario.yaml")}
+				if _, err := os.Stat(filepath.Join(dir, "cluster.yaml")); err == nil {
+					args = append(args, "--cluster", filepath.Join(dir, "cluster.yaml"))
+				}
+				r := run(t, "", args...)
+				require.NoError(t, r.err, r.stderr)
+				assert.Equal(t, readYAMLValue(t, filepath.Join(dir, "expected.yaml")), yamlValue(t, r.stdout))
+			})
+		}
+	})
 	t.Run("works", func(t *testing.T) {
 		for _, dir := range sharedcases.Cases(t, "failover", "works") {
 			t.Run(filepath.Base(dir), func(t *testing.T) { testWorksCase(t, dir) })
