@@ -202,6 +202,12 @@ func (c *Controller) nextStatus(ctx context.Context) bool {
 	}
 	defer s.queue.Done(key)
 	c.o.metrics.status.queueDepth.Set(float64(s.queue.Len()))
+	s.mu.Lock()
+	at, waiting := s.backoff[key]
+	s.mu.Unlock()
+	if waiting && time.Now().Before(at) {
+		return true // added while its last pass failed: its retry is scheduled
+	}
 	outcome, err := c.statusPass(ctx, key)
 	c.o.metrics.status.passes.WithLabelValues(outcome).Inc()
 	if err == nil {

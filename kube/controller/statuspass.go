@@ -50,12 +50,14 @@ func (c *Controller) statusPass(ctx context.Context, key Key) (string, error) {
 		}
 		in.Works = append(in.Works, work)
 	}
+	passCtx, cancel := context.WithTimeout(ctx, statusBudget)
+	defer cancel()
 	r := b.Spec.Resource
 	gvk := schema.FromAPIVersionAndKind(r.APIVersion, r.Kind)
 	// A template the binding may not propagate is not its to aggregate
 	// either (TemplateRefused); its binding's status still is.
 	if confined(key, r) == nil {
-		template, err := c.templates.get(ctx, gvk, r.Namespace, r.Name)
+		template, err := c.templates.get(passCtx, gvk, r.Namespace, r.Name)
 		if err != nil {
 			return OutcomeFailure, c.statusFailed(ctx, u, err)
 		}
@@ -64,8 +66,6 @@ func (c *Controller) statusPass(ctx context.Context, key Key) (string, error) {
 			c.status.own.forget(templateIndex(r.APIVersion, r.Kind, r.Namespace, r.Name))
 		}
 	}
-	passCtx, cancel := context.WithTimeout(ctx, statusBudget)
-	defer cancel()
 	res, err := c.status.pass.Pass(passCtx, in)
 	var hookErr *status.TemplateError
 	if err != nil && !errors.As(err, &hookErr) {
