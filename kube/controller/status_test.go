@@ -2,9 +2,11 @@ package controller_test
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,6 +95,32 @@ func TestStatusLoopOff(t *testing.T) {
 	require.False(t, found, "binding status written")
 	require.Empty(t, c.get(template).Object["status"], "template status written") // the API server's own is {}
 	require.Zero(t, counter(t, m, "luainterp_controller_status_passes_total", nil))
+}
+
+// TestStatusLoopFenced: once the fence refuses (the Lease lost), the
+// status loop writes neither the binding's status nor the template's.
+func TestStatusLoopFenced(t *testing.T) {
+	c := newCluster(t)
+	rb, template := c.deployment("status-fenced", map[string]map[string]any{"status-fenced-a": nil}, nil)
+	var lost atomic.Bool
+	m := c.run(controller.WithFence(func() error {
+		if lost.Load() {
+			return errors.New("lease lost")
+		}
+		return nil
+	}))
+	works := c.workNames(rb, 1)
+	unknown := []any{map[string]any{"clusterName": "status-fenced-a", "health": "Unknown"}}
+	c.waitStatus(rb, statusWait, func(items []any) bool { return equalJSON(items, unknown) })
+	lost.Store(true)
+	c.setWorkStatus(works[0], "deployments", deploymentStatus)
+	require.True(t, assertEventually(func() bool {
+		return counter(t, m, "luainterp_controller_status_passes_total", map[string]string{"outcome": controller.OutcomeFailure}) > 0
+	}), "no status pass failed")
+	require.Positive(t, counter(t, m, "luainterp_controller_fenced_writes_total", nil))
+	items, _, _ := unstructured.NestedSlice(c.get(rb).Object, "status", "aggregatedStatus")
+	require.Equal(t, unknown, items)
+	require.NotContains(t, c.get(template).Object["status"], "replicas")
 }
 
 // widgetCustomization folds Widgets' member statuses: the ready counts
