@@ -95,8 +95,14 @@ func withoutServerFields(u *unstructured.Unstructured) *unstructured.Unstructure
 // run starts a controller until the test ends and returns its metrics.
 func (c *cluster) run(opts ...controller.Option) *controller.Metrics {
 	c.t.Helper()
+	return c.runWith(registry(), opts...)
+}
+
+// runWith is run with the interpreter reg.
+func (c *cluster) runWith(reg interpreter.Interpreter, opts ...controller.Option) *controller.Metrics {
+	c.t.Helper()
 	m := controller.NewMetrics()
-	ctrl, err := controller.New(c.cfg, registry(), append([]controller.Option{controller.WithMetrics(m)}, opts...)...)
+	ctrl, err := controller.New(c.cfg, reg, append([]controller.Option{controller.WithMetrics(m)}, opts...)...)
 	require.NoError(c.t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
