@@ -165,3 +165,38 @@ func TestServeWatchUnderLoad(t *testing.T) {
 		return err != nil
 	}, 10*time.Second, 20*time.Millisecond, "deleting the file removes its hooks")
 }
+
+// TestServeKubeWatchFiles follows the API server with -f files watched:
+// the files merged into its layer keep the same rules, a file caught empty
+// holding its last good version while the other file's edit applies.
+func TestServeKubeWatchFiles(t *testing.T) {
+	env.Config(t) // skips, or fails, without an API server
+	dir := t.TempDir()
+	churn, steady := filepath.Join(dir, "churn.yaml"), filepath.Join(dir, "steady.yaml")
+	require.NoError(t, os.WriteFile(churn, []byte(replicaHook("churn", "Churn", 4)), 0o644))
+	require.NoError(t, os.WriteFile(steady, []byte(replicaHook("steady", "Steady", 1)), 0o644))
+	s := startServe(t, "--kubeconfig", env.KubeConfig(t), "-f", dir, "--watch")
+	url := "http://" + s.addr + "/"
+	answer := func(kind string) float64 {
+		n, err := replicasAnswer(http.DefaultClient, url, interpreterRequest(t,
+			writeFile(t, kind+".yaml", "apiVersion: example.io/v1\nkind: "+kind+"\nmetadata:\n  name: t\n"), "InterpretReplica", ""))
+		if err != nil {
+			return -1
+		}
+		return n
+	}
+	require.Equal(t, 4.0, answer("Churn"))
+
+	require.NoError(t, os.WriteFile(churn, nil, 0o644))
+	require.Eventually(t, func() bool {
+		return strings.Contains(s.stderr.String(), `msg="customization file not reloaded: its last good version still serves; delete the file to remove its hooks" file=`+churn+" outcome=emptied")
+	}, 10*time.Second, 20*time.Millisecond)
+	assert.Equal(t, 4.0, answer("Churn"), "the file caught empty keeps its last good version")
+
+	require.NoError(t, os.WriteFile(steady, []byte(replicaHook("steady", "Steady", 2)), 0o644))
+	assert.Eventually(t, func() bool { return answer("Steady") == 2 }, 10*time.Second, 20*time.Millisecond, "the other file's edit applies")
+	assert.Equal(t, 4.0, answer("Churn"))
+
+	require.NoError(t, os.Remove(churn))
+	assert.Eventually(t, func() bool { return answer("Churn") == -1 }, 10*time.Second, 20*time.Millisecond, "deleting the file removes its hooks")
+}
