@@ -186,7 +186,7 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 		return nil, err
 	}
 	if o.watch {
-		if err := live.watchFiles(ctx, o.customizations, log); err != nil {
+		if err := live.watchFiles(ctx, o.customizations, newFileWatch(log, cmd.ErrOrStderr(), gatherer)); err != nil {
 			return nil, err
 		}
 	}
