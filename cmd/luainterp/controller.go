@@ -34,6 +34,7 @@ type controllerOptions struct {
 	burst             int
 	failoverInjection bool
 	aggregateStatus   bool
+	failover          failoverFlags
 	kube              kubeOptions
 	leader            leaderOptions
 }
@@ -71,6 +72,19 @@ bundled scripts, the ResourceInterpreterCustomizations and webhook
 configurations of the API server, and the files of -f and --webhook-config
 merged in (a file wins over an object of its name).
 
+Karmada's failover controllers run in the same process when asked
+(docs/failover.md): --application-failover evicts a binding's
+cluster once its aggregatedStatus reports it Unhealthy past
+spec.failover.application's toleration; --graceful-eviction drops the
+eviction tasks once the new clusters are Healthy or the task times out
+(--graceful-eviction-timeout); --enable-no-execute-taint-eviction evicts a
+binding's cluster once the Cluster has a NoExecute taint its applied
+placement does not tolerate. Each writes the binding with one update per
+pass and records Events on it (ApplicationFailover, TaintEviction,
+EvictWorkloadFromClusterFailed, EvictWorkloadFromClusterSucceed). The
+instants a cluster was first seen Unhealthy live in memory: a restart
+starts the toleration again.
+
 The metrics server (--metrics-address) answers:
   /healthz   200 while the process runs
   /readyz    200 while the controller reconciles (its informers listed)
@@ -83,7 +97,10 @@ The metrics server (--metrics-address) answers:
              luainterp_controller_status_passes_total by outcome,
              luainterp_controller_binding_status_writes_total,
              luainterp_controller_template_status_writes_total,
-             luainterp_controller_status_queue_depth, and the kube/source metrics
+             luainterp_controller_status_queue_depth,
+             luainterp_controller_failover_* (evictions, tasks pending,
+             waits, failures, toleration resets), and the kube/source
+             metrics
 
 On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 		Example: `  luainterp controller --in-cluster
@@ -106,6 +123,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
 	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
 	f.BoolVar(&o.aggregateStatus, "aggregate-status", true, "fold the Works' statuses into the bindings' aggregatedStatus and the templates' status (false: leave it to Karmada's bindingStatus controller)")
+	o.failover.addFlags(f)
 	o.kube.addFlags(f)
 	o.leader.addFlags(f)
 	return cmd
@@ -125,6 +143,8 @@ func (o *controllerOptions) check() error {
 		return fmt.Errorf("--kube-api-qps and --kube-api-burst: want positive values, got %g and %d", o.qps, o.burst)
 	case o.watch && len(o.customizations) == 0:
 		return errors.New("--watch: no customization files (-f) to watch")
+	case o.failover.check() != nil:
+		return o.failover.check()
 	}
 	return checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--webhook-config", o.webhookConfigs})
 }
@@ -187,6 +207,7 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 	opts := []controller.Option{controller.WithLogger(log), controller.WithMetrics(metrics),
 		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...),
 		controller.WithAggregateStatus(o.aggregateStatus)}
+	opts = append(opts, o.failover.options(o.failoverInjection)...)
 	if o.leader.elector != nil {
 		opts = append(opts, controller.WithFence(o.leader.elector.Fence))
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -230,6 +231,14 @@ func TestControllerFencing(t *testing.T) {
 	}
 	resumed := time.Now()
 	require.NoError(t, first.cmd.Process.Signal(syscall.SIGCONT))
+	// The binding keeps changing, as in a busy control plane: the old
+	// leader's caches see the changes before the new leader's Works.
+	for i := range 20 {
+		patch := fmt.Sprintf(`{"spec":{"clusters":[{"name":"fence-east","replicas":%d},{"name":"fence-west","replicas":1}]}}`, 4+i)
+		_, err := dyn.Resource(controller.ResourceBindingResource).Namespace("fence").Patch(ctx, "api-deployment", types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+		require.NoError(t, err)
+		time.Sleep(50 * time.Millisecond)
+	}
 	select {
 	case <-first.done:
 	case <-time.After(20 * time.Second):

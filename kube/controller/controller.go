@@ -55,6 +55,7 @@ type Controller struct {
 	ran       bool
 	mu        sync.Mutex
 	synced    atomic.Bool
+	failover  *failovers // nil when no failover controller runs
 }
 
 // New returns a Controller for the API server of cfg whose pipeline
@@ -106,6 +107,9 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	if err := c.setupStatus(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
+	if c.failover, err = newFailovers(c, interp); err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
 	return c, nil
 }
 
@@ -148,6 +152,9 @@ func (c *Controller) Run(ctx context.Context) error {
 		})
 	}
 	c.runStatus(ctx, &wg)
+	if c.failover != nil {
+		c.failover.start(ctx, &wg)
+	}
 	<-ctx.Done()
 	c.queue.ShutDown()
 	wg.Wait()
@@ -205,6 +212,7 @@ type options struct {
 	resync   time.Duration
 	pipeline []binding.Option
 	fence    func() error
+	failover failoverOptions
 	noStatus bool // WithAggregateStatus(false)
 }
 

@@ -105,6 +105,35 @@
 // controller is back within a second of the API server. docs/faults.md
 // gives the whole picture.
 //
+// # Failover
+//
+// Three controllers of Karmada's failover run in the same process when
+// their Option is given, each with its own work queue (per-item back-off:
+// a binding that fails is retried alone) fed by the same informers, and
+// each writes a binding with one full update per pass, run again on a
+// fresh read when the update conflicts; their writes go through the same
+// fenced client as the Works':
+//
+//   - WithApplicationFailover: failover.Decide on every change of a
+//     binding with spec.failover.application whose kind has an
+//     InterpretHealth hook in the interpreter (Registry.HookEnabled); the
+//     first-unhealthy instants are held per binding in memory, so a
+//     restart or a new leader starts each toleration again;
+//   - WithGracefulEviction: failover.AssessEvictions on every binding
+//     with a task;
+//   - WithTaintManager: failover.TaintManager on every change of a
+//     Cluster (and every 10 s while it has a NoExecute taint) for the
+//     bindings listing it (the cluster index), then per (binding,
+//     cluster) at the end of the toleration.
+//
+// Events on the binding: ApplicationFailover and TaintEviction for an
+// eviction, EvictWorkloadFromClusterFailed (Warning) for one that failed,
+// naming the cluster and the cause (a state preservation rule by index,
+// alias and JSONPath), ApplicationFailoverWarning for a Decision's
+// warnings, EvictWorkloadFromClusterSucceed for a task dropped.
+// The section "In the controller" of docs/failover.md gives the whole
+// picture.
+//
 // # Deletion and preserveResourcesOnDeletion
 //
 // The Works of a deleted binding, and of a cluster it no longer targets, are
@@ -129,7 +158,8 @@
 // # Permissions
 //
 // get, list, watch and update on resourcebindings and
-// clusterresourcebindings (the finalizer), update on their status
+// clusterresourcebindings (the finalizer, and the failover controllers'
+// spec.clusters and spec.gracefulEvictionTasks), update on their status
 // subresource and on the templates' (the status loop); get, list, watch, create,
 // update and delete on works; list and watch on clusters,
 // overridepolicies and clusteroverridepolicies; list and watch on every
@@ -142,5 +172,6 @@
 // See Metrics: reconciles by outcome, Works written by operation and
 // deleted, writes per reconcile, per-cluster failures, queue depth; status
 // passes by outcome, bindings' and templates' status writes, the status
-// queue's depth.
+// queue's depth; and the failover controllers' evictions, pending tasks,
+// waits, failures and toleration resets.
 package controller

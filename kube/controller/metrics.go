@@ -22,7 +22,8 @@ const (
 //	luainterp_controller_fenced_writes_total              writes not sent because the process no longer held its Lease (WithFence)
 //	luainterp_controller_refusals_total{reason}           what the controller refused to do: a template outside the binding's namespace, a Work another binding owns
 //
-// and the status loop's (statusMetrics).
+// and the status loop's (statusMetrics) and the failover controllers'
+// (failoverMetrics).
 type Metrics struct {
 	reconciles      *prometheus.CounterVec
 	written         *prometheus.CounterVec
@@ -34,6 +35,7 @@ type Metrics struct {
 	fenced          prometheus.Counter
 	refusals        *prometheus.CounterVec
 	status          statusMetrics
+	failover        failoverMetrics
 }
 
 // NewMetrics returns unregistered metrics.
@@ -76,7 +78,8 @@ func NewMetrics() *Metrics {
 			Name: "luainterp_controller_refusals_total",
 			Help: "What the controller refused to do, by reason (the Event reason on the binding).",
 		}, []string{"reason"}),
-		status: newStatusMetrics(),
+		status:   newStatusMetrics(),
+		failover: newFailoverMetrics(),
 	}
 }
 
@@ -96,5 +99,5 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 
 func (m *Metrics) collectors() []prometheus.Collector {
 	return append([]prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth, m.fenced, m.refusals},
-		m.status.collectors()...)
+		append(m.status.collectors(), m.failover.collectors()...)...)
 }

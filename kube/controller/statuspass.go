@@ -99,20 +99,6 @@ func (c *Controller) statusFailed(ctx context.Context, u *unstructured.Unstructu
 	return err
 }
 
-// cachedBinding returns the binding of key from the informers' cache; nil
-// when it is not there.
-func (c *Controller) cachedBinding(key Key) *unstructured.Unstructured {
-	inf := c.informers.bindings
-	if key.Cluster {
-		inf = c.informers.clusterBindings
-	}
-	obj, exists, _ := inf.GetStore().GetByKey(key.storeKey())
-	if !exists {
-		return nil
-	}
-	return unwrap(obj)
-}
-
 // writeBindingStatus writes items as the binding's status.aggregatedStatus
 // through its status subresource, the rest of the binding as stored. A
 // conflict reads the binding again, and writes only if it still differs.

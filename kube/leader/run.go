@@ -3,6 +3,7 @@ package leader
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -135,13 +136,38 @@ func (e *Elector) waitStopped(ctx context.Context) error {
 // function to return. client-go releases (writes a record without holder)
 // as soon as renewing stops, before it cancels the function's context; a
 // standby could then start while this leader's function still runs.
+//
+// It also never releases a Lease another candidate holds. client-go reads
+// the Lease before releasing it but decides from the record it observed
+// last: a leader paused past its lease, and resumed, would clear the
+// holder the new leader had just written.
 type guardedLock struct {
 	resourcelock.Interface
 	elector *Elector
+
+	mu     sync.Mutex
+	holder string // the holder of the record read last
+}
+
+func (l *guardedLock) Get(ctx context.Context) (*resourcelock.LeaderElectionRecord, []byte, error) {
+	rec, raw, err := l.Interface.Get(ctx)
+	if err == nil && rec != nil {
+		l.mu.Lock()
+		l.holder = rec.HolderIdentity
+		l.mu.Unlock()
+	}
+	return rec, raw, err
 }
 
 func (l *guardedLock) Update(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
 	if rec.HolderIdentity == "" {
+		l.mu.Lock()
+		holder := l.holder
+		l.mu.Unlock()
+		if holder != l.elector.Identity() {
+			l.elector.opts.log.Info("not releasing the lease: another candidate holds it", "lease", l.elector.Lease(), "holder", holder)
+			return nil
+		}
 		if err := l.elector.waitStopped(ctx); err != nil {
 			return err
 		}
