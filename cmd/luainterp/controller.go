@@ -33,8 +33,8 @@ type controllerOptions struct {
 	qps               float32
 	burst             int
 	failoverInjection bool
-	aggregateStatus   bool
 	failover          failoverFlags
+	aggregateStatus   bool
 	kube              kubeOptions
 	leader            leaderOptions
 }
@@ -94,13 +94,12 @@ The metrics server (--metrics-address) answers:
              luainterp_controller_writes_per_reconcile,
              luainterp_controller_cluster_failures_total by cluster,
              luainterp_controller_queue_depth,
+             luainterp_controller_failover_* (evictions, tasks pending,
+             waits, failures, toleration resets),
              luainterp_controller_status_passes_total by outcome,
              luainterp_controller_binding_status_writes_total,
              luainterp_controller_template_status_writes_total,
-             luainterp_controller_status_queue_depth,
-             luainterp_controller_failover_* (evictions, tasks pending,
-             waits, failures, toleration resets), and the kube/source
-             metrics
+             luainterp_controller_status_queue_depth, and the kube/source metrics
 
 On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 		Example: `  luainterp controller --in-cluster
@@ -122,8 +121,8 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.Float32Var(&o.qps, "kube-api-qps", 50, "the most requests per second to the API server")
 	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
 	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
-	f.BoolVar(&o.aggregateStatus, "aggregate-status", true, "fold the Works' statuses into the bindings' aggregatedStatus and the templates' status (false: leave it to Karmada's bindingStatus controller)")
 	o.failover.addFlags(f)
+	f.BoolVar(&o.aggregateStatus, "aggregate-status", true, "fold the Works' statuses into the bindings' aggregatedStatus and the templates' status (false: leave it to Karmada's bindingStatus controller)")
 	o.kube.addFlags(f)
 	o.leader.addFlags(f)
 	return cmd
@@ -187,7 +186,7 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 		return nil, err
 	}
 	if o.watch {
-		if err := live.watchFiles(ctx, o.customizations, log); err != nil {
+		if err := live.watchFiles(ctx, o.customizations, newFileWatch(log, cmd.ErrOrStderr(), gatherer)); err != nil {
 			return nil, err
 		}
 	}

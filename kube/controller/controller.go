@@ -104,10 +104,10 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	if err := c.setupInformers(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
-	if err := c.setupStatus(); err != nil {
+	if c.failover, err = newFailovers(c, interp); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
-	if c.failover, err = newFailovers(c, interp); err != nil {
+	if err := c.setupStatus(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
 	return c, nil
@@ -151,10 +151,10 @@ func (c *Controller) Run(ctx context.Context) error {
 			}
 		})
 	}
-	c.runStatus(ctx, &wg)
 	if c.failover != nil {
 		c.failover.start(ctx, &wg)
 	}
+	c.runStatus(ctx, &wg)
 	<-ctx.Done()
 	c.queue.ShutDown()
 	wg.Wait()

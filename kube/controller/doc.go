@@ -170,8 +170,9 @@
 // # Metrics
 //
 // See Metrics: reconciles by outcome, Works written by operation and
-// deleted, writes per reconcile, per-cluster failures, queue depth; status
+// deleted, writes per reconcile, per-cluster failures, queue depth; and
+// the failover controllers' evictions, pending tasks, waits, failures and
+// toleration resets; status
 // passes by outcome, bindings' and templates' status writes, the status
-// queue's depth; and the failover controllers' evictions, pending tasks,
-// waits, failures and toleration resets.
+// queue's depth.
 package controller

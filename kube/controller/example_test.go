@@ -30,15 +30,15 @@ func ExampleNewMetrics() {
 	// luainterp_controller_queue_depth
 	// luainterp_controller_fenced_writes_total
 	// luainterp_controller_refusals_total
-	// luainterp_controller_status_passes_total
-	// luainterp_controller_binding_status_writes_total
-	// luainterp_controller_template_status_writes_total
-	// luainterp_controller_status_queue_depth
 	// luainterp_controller_failover_evictions_total
 	// luainterp_controller_failover_tasks_pending
 	// luainterp_controller_failover_waiting
 	// luainterp_controller_failover_failures_total
 	// luainterp_controller_failover_toleration_resets_total
+	// luainterp_controller_status_passes_total
+	// luainterp_controller_binding_status_writes_total
+	// luainterp_controller_template_status_writes_total
+	// luainterp_controller_status_queue_depth
 }
 
 // Keys name bindings in the work queue and in logs.

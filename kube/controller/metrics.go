@@ -22,8 +22,8 @@ const (
 //	luainterp_controller_fenced_writes_total              writes not sent because the process no longer held its Lease (WithFence)
 //	luainterp_controller_refusals_total{reason}           what the controller refused to do: a template outside the binding's namespace, a Work another binding owns
 //
-// and the status loop's (statusMetrics) and the failover controllers'
-// (failoverMetrics).
+// the failover controllers' (failoverMetrics) and the status loop's
+// (statusMetrics).
 type Metrics struct {
 	reconciles      *prometheus.CounterVec
 	written         *prometheus.CounterVec
@@ -34,8 +34,8 @@ type Metrics struct {
 	queueDepth      prometheus.Gauge
 	fenced          prometheus.Counter
 	refusals        *prometheus.CounterVec
-	status          statusMetrics
 	failover        failoverMetrics
+	status          statusMetrics
 }
 
 // NewMetrics returns unregistered metrics.
@@ -78,8 +78,8 @@ func NewMetrics() *Metrics {
 			Name: "luainterp_controller_refusals_total",
 			Help: "What the controller refused to do, by reason (the Event reason on the binding).",
 		}, []string{"reason"}),
-		status:   newStatusMetrics(),
 		failover: newFailoverMetrics(),
+		status:   newStatusMetrics(),
 	}
 }
 
@@ -98,6 +98,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return append([]prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth, m.fenced, m.refusals},
-		append(m.status.collectors(), m.failover.collectors()...)...)
+	all := []prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth, m.fenced, m.refusals}
+	all = append(all, m.failover.collectors()...)
+	return append(all, m.status.collectors()...)
 }
