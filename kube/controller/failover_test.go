@@ -45,6 +45,9 @@ func application(purgeMode string, extra map[string]any) map[string]any {
 	return map[string]any{"application": app}
 }
 
+// noStatusLoop leaves bindings' aggregatedStatus to setStatus.
+var noStatusLoop = controller.WithAggregateStatus(false)
+
 // item is an aggregatedStatus item of an applied Work.
 func item(cluster, health string) map[string]any {
 	return map[string]any{"clusterName": cluster, "applied": true, "health": health,
@@ -53,7 +56,9 @@ func item(cluster, health string) map[string]any {
 
 // setStatus writes the binding's status subresource, as the status loop
 // and the scheduler do: aggregatedStatus, and schedulerObservedGeneration
-// set to the binding's generation when scheduled.
+// set to the binding's generation when scheduled. The controllers of
+// tests that call it run without their own status loop (noStatusLoop),
+// which would write aggregatedStatus from the Works.
 func (c *cluster) setStatus(rb *unstructured.Unstructured, scheduled bool, items ...map[string]any) {
 	c.t.Helper()
 	client := c.resource(rb)
@@ -141,7 +146,7 @@ func manifestLabels(t testing.TB, w map[string]any) map[string]string {
 
 func TestApplicationFailover(t *testing.T) {
 	c := newCluster(t)
-	m := c.run(controller.WithApplicationFailover(), controller.WithGracefulEviction(time.Minute),
+	m := c.run(noStatusLoop, controller.WithApplicationFailover(), controller.WithGracefulEviction(time.Minute),
 		controller.WithFailoverGates(failover.Gates{StatefulFailoverInjection: true, GracefulEviction: true}),
 		controller.WithPipelineOptions(binding.WithStatefulFailoverInjection()))
 	rules := map[string]any{"rules": []any{map[string]any{"aliasLabelName": "failover.example/replicas", "jsonPath": "{.replicas}"}}}
@@ -257,7 +262,7 @@ func TestApplicationFailover(t *testing.T) {
 // Unhealthy cluster stays.
 func TestApplicationFailoverOff(t *testing.T) {
 	c := newCluster(t)
-	c.run()
+	c.run(noStatusLoop)
 	rb, _ := c.deployment("fo-off", map[string]map[string]any{"fo-o1": nil},
 		failoverBinding(application(api.PurgeModeDirectly, nil), "fo-o1"))
 	c.converge(rb)
@@ -268,7 +273,7 @@ func TestApplicationFailoverOff(t *testing.T) {
 
 func TestTaintEviction(t *testing.T) {
 	c := newCluster(t)
-	m := c.run(controller.WithTaintManager(api.PurgeModeGracefully),
+	m := c.run(noStatusLoop, controller.WithTaintManager(api.PurgeModeGracefully),
 		controller.WithFailoverGates(failover.Gates{StatefulFailoverInjection: true, GracefulEviction: true}))
 	placed := func(annotation string, fo map[string]any, clusters ...string) func(*unstructured.Unstructured) {
 		return func(u *unstructured.Unstructured) {
@@ -342,7 +347,7 @@ func TestFailoverFencedWrites(t *testing.T) {
 		failoverBinding(application(api.PurgeModeDirectly, nil), "fo-f1"))
 	c.setStatus(rb, false, item("fo-f1", "Unhealthy"))
 	var open atomic.Bool
-	m := c.run(controller.WithApplicationFailover(), controller.WithFence(func() error {
+	m := c.run(noStatusLoop, controller.WithApplicationFailover(), controller.WithFence(func() error {
 		if open.Load() {
 			return nil
 		}
