@@ -59,7 +59,13 @@ const PrintCut = "... [print output cut: the call reached its print budget]"
 // raiseLimit raises a Lua error for a memory limit and remembers it, so that
 // the call's error matches ErrMemoryLimit if the script does not catch it.
 func (st *state) raiseLimit(format string, args ...any) {
-	st.limit = fmt.Errorf("%w: %s", ErrMemoryLimit, fmt.Sprintf(format, args...))
+	st.raiseBudget(ErrMemoryLimit, format, args...)
+}
+
+// raiseBudget is raiseLimit for the budget sentinel (ErrMemoryLimit,
+// ErrOutputLimit), which the call's error then matches.
+func (st *state) raiseBudget(sentinel error, format string, args ...any) {
+	st.limit = fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))
 	st.limitMessage = st.limit.Error()
 	st.L.RaiseError("%s", st.limitMessage)
 }
