@@ -8,7 +8,8 @@
 //	s, err := e.Compile("my-customization", source) // once
 //	replicas, requires, err := e.Hook(s).GetReplicas(ctx, obj)
 //
-// Compile caches bytecode by source text. An Engine keeps a pool of Lua
+// Compile caches bytecode by source text, within WithCacheBytes and
+// 4,096 scripts, dropping the script used least recently. An Engine keeps a pool of Lua
 // states that grows with concurrency up to WithMaxStates; every call runs
 // the script's chunk in fresh globals, so nothing a call sets outlives it.
 // Errors are *interpreter.ScriptError with the script's name, the

@@ -25,7 +25,8 @@ type config struct {
 	maxStates   int
 	print       func(string)
 	printBudget int
-	outputLimit int // WithOutputLimit
+	outputLimit int   // WithOutputLimit
+	cacheBytes  int64 // WithCacheBytes
 	coverage    *Coverage
 	modules     map[string]map[string]any // WithModule
 	ceiling     uint64                    // WithHeapCeiling; 0 for the default
@@ -40,6 +41,7 @@ func defaultConfig() config {
 		print:       func(string) {},
 		printBudget: DefaultPrintBudget,
 		outputLimit: DefaultOutputLimit,
+		cacheBytes:  DefaultCacheBytes,
 	}
 }
 
@@ -118,6 +120,19 @@ func WithOutputLimit(bytes int64) Option {
 	return func(c *config) {
 		if bytes > 0 {
 			c.outputLimit = int(min(bytes, math.MaxInt32))
+		}
+	}
+}
+
+// WithCacheBytes bounds what the scripts the engine keeps compiled take
+// (DefaultCacheBytes when unset), by an estimate of their bytecode,
+// constants and text; past it, or past 4,096 scripts, the script used
+// least recently is dropped and compiled again when next given. Scripts
+// already compiled keep working.
+func WithCacheBytes(bytes int64) Option {
+	return func(c *config) {
+		if bytes > 0 {
+			c.cacheBytes = bytes
 		}
 	}
 }
