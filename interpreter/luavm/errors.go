@@ -55,13 +55,18 @@ const MaxErrorText = 4 << 10
 
 // cutText returns s, or its first MaxErrorText bytes (whole characters)
 // with its length said, in new memory: a cut string does not keep what
-// it was cut from alive.
+// it was cut from alive. A text already cut, with a position put in
+// front of it since, is not cut again.
 func cutText(s string) string {
-	if len(s) <= MaxErrorText {
+	if len(s) <= MaxErrorText+cutSlack {
 		return s
 	}
 	return fmt.Sprintf("%s... (%s bytes, cut to %d KiB)", prefix(s, MaxErrorText), thousands(len(s)), MaxErrorText>>10)
 }
+
+// cutSlack is how much longer than MaxErrorText a text may be before it
+// is cut: room for the note of a cut and a position or two.
+const cutSlack = 128
 
 // prefix returns the first n bytes of s, fewer so as not to split a
 // character.

@@ -182,6 +182,15 @@ end`)
 	assert.Less(t, after-min(after, before), uint64(16<<20), "the error holds the message it was cut from")
 	runtimeKeep(err)
 
+	t.Run("assert and a caught error are cut too", func(t *testing.T) {
+		_, err := answer(New(), interpreter.InterpretHealth, `function InterpretHealth(obj)
+  local ok, msg = pcall(error, string.rep("x", 1e7))
+  assert(#msg < 5000, "caught " .. #msg .. " bytes")
+  assert(false, string.rep("y", 1e7))
+end`)
+		require.Error(t, err)
+		assert.True(t, strings.HasSuffix(err.Error(), "yyy... (10,000,000 bytes, cut to 4 KiB)"), "%.200s", err.Error())
+	})
 	t.Run("a huge key names no more than its start", func(t *testing.T) {
 		_, err := answer(New(), interpreter.InterpretStatus, `function ReflectStatus(obj)
   return {[string.rep("k", 1000000)] = {n = 0/0}}
@@ -199,6 +208,7 @@ var keep any
 func TestCutText(t *testing.T) {
 	assert.Equal(t, "short", cutText("short"))
 	long := strings.Repeat("é", MaxErrorText) // two bytes each: the cut falls between two
+	assert.Equal(t, long[:MaxErrorText+cutSlack], cutText(long[:MaxErrorText+cutSlack]))
 	cut := cutText(long)
 	assert.Equal(t, strings.Repeat("é", MaxErrorText/2)+"... (8,192 bytes, cut to 4 KiB)", cut)
 	assert.Equal(t, "1,000", thousands(1000))
