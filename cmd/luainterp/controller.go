@@ -17,6 +17,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/luainterp/luainterp/binding"
+	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/kube/controller"
 	"github.com/luainterp/luainterp/kube/source"
 	"github.com/luainterp/luainterp/webhook/server"
@@ -34,6 +36,7 @@ type controllerOptions struct {
 	burst             int
 	failoverInjection bool
 	failover          failoverFlags
+	outputLimit       serveconfig.Bytes
 	kube              kubeOptions
 	leader            leaderOptions
 }
@@ -108,6 +111,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
 	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
 	o.failover.addFlags(f)
+	addOutputLimitFlag(f, &o.outputLimit)
 	o.kube.addFlags(f)
 	o.leader.addFlags(f)
 	return cmd
@@ -166,7 +170,8 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 	sourceMetrics := source.NewMetrics()
 	metrics := controller.NewMetrics()
 	gatherer.MustRegister(sourceMetrics, metrics)
-	live, err := newLiveRegistry(cmd, &o.kube, nil, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(sourceMetrics))
+	engine := newEngine(cmd.ErrOrStderr(), luavm.WithOutputLimit(o.outputLimit.N))
+	live, err := newLiveRegistry(cmd, &o.kube, engine, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(sourceMetrics))
 	if err != nil {
 		return nil, err
 	}
