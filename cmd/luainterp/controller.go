@@ -17,6 +17,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/luainterp/luainterp/binding"
+	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/kube/controller"
 	"github.com/luainterp/luainterp/kube/source"
 	"github.com/luainterp/luainterp/webhook/server"
@@ -35,6 +37,7 @@ type controllerOptions struct {
 	failoverInjection bool
 	failover          failoverFlags
 	aggregateStatus   bool
+	outputLimit       serveconfig.Bytes
 	kube              kubeOptions
 	leader            leaderOptions
 }
@@ -123,6 +126,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
 	o.failover.addFlags(f)
 	f.BoolVar(&o.aggregateStatus, "aggregate-status", true, "fold the Works' statuses into the bindings' aggregatedStatus and the templates' status (false: leave it to Karmada's bindingStatus controller)")
+	addOutputLimitFlag(f, &o.outputLimit)
 	o.kube.addFlags(f)
 	o.leader.addFlags(f)
 	return cmd
@@ -181,7 +185,8 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 	sourceMetrics := source.NewMetrics()
 	metrics := controller.NewMetrics()
 	gatherer.MustRegister(sourceMetrics, metrics)
-	live, err := newLiveRegistry(cmd, &o.kube, nil, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(sourceMetrics))
+	engine := newEngine(cmd.ErrOrStderr(), luavm.WithOutputLimit(o.outputLimit.N))
+	live, err := newLiveRegistry(cmd, &o.kube, engine, o.customizations, o.webhookConfigs, source.WithLogger(log), source.WithMetrics(sourceMetrics))
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/luainterp/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 )
@@ -26,6 +27,7 @@ type interpretOptions struct {
 	strict         bool
 	webhookConfigs []string
 	timeout        time.Duration
+	outputLimit    serveconfig.Bytes
 	edit           bool
 }
 
@@ -99,6 +101,7 @@ saved, or checks it without --operation, as karmadactl interpret --edit does.
 	f.BoolVar(&o.showDoc, "show-doc", false, "print what each rule's Lua function receives and must return (those of --operation when given)")
 	addWebhookConfigFlag(f, &o.webhookConfigs)
 	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "the longest the operation may run (a script, or a --webhook-config webhook)")
+	addOutputLimitFlag(f, &o.outputLimit)
 	f.BoolVar(&o.strict, "strict", false, "with --check, count the linter's warnings as errors")
 	return cmd
 }
@@ -140,7 +143,7 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd), withTimeout(o.timeout))
+	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd), withTimeout(o.timeout), withOutputLimit(o.outputLimit.N))
 	if err != nil {
 		return err
 	}

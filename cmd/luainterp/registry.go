@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/luainterp/luainterp/builtin"
+	"github.com/luainterp/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
@@ -23,6 +24,7 @@ type registryConfig struct {
 	stderr         io.Writer
 	engine         *luavm.Engine
 	timeout        time.Duration // of a script call; luavm's default when 0
+	outputLimit    int64         // of a script call's result; luavm's default when 0
 }
 
 // registryOption configures newRegistry.
@@ -58,6 +60,18 @@ func withTimeout(d time.Duration) registryOption {
 	return func(c *registryConfig) { c.timeout = d }
 }
 
+// withOutputLimit bounds the JSON of each script call's result of a new
+// engine (luavm.WithOutputLimit).
+func withOutputLimit(n int64) registryOption {
+	return func(c *registryConfig) { c.outputLimit = n }
+}
+
+// addOutputLimitFlag adds --output-limit, the engine's output limit, to f.
+func addOutputLimitFlag(f *pflag.FlagSet, limit *serveconfig.Bytes) {
+	*limit = serveconfig.B(luavm.DefaultOutputLimit)
+	f.Var(limit, "output-limit", "the longest one Lua call's result may be as JSON, shared strings counted each time (bytes, or a quantity such as 3Mi)")
+}
+
 // newRegistry wires the layers every command answers from: the built-in
 // handlers, the bundled third-party scripts above them, and the
 // customizations given withCustomizations on top, all on one Lua engine.
@@ -69,7 +83,7 @@ func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 	}
 	engine := cfg.engine
 	if engine == nil {
-		engine = newEngine(cfg.stderr, luavm.WithTimeout(cmp.Or(cfg.timeout, luavm.DefaultTimeout)))
+		engine = newEngine(cfg.stderr, luavm.WithTimeout(cmp.Or(cfg.timeout, luavm.DefaultTimeout)), luavm.WithOutputLimit(cfg.outputLimit))
 	}
 	reg := interpreter.NewRegistry().
 		Set(interpreter.LayerBuiltin, builtin.New()).

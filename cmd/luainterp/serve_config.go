@@ -55,6 +55,8 @@ func addConfigFlags(f *pflag.FlagSet, c *serveconfig.Config) {
 	bind("engine-deadline", "engine.deadline")
 	f.Var(&c.Engine.MemoryBudget, "engine-memory-budget", "by how much the heap may grow while one Lua call runs (bytes, or a quantity such as 128Mi)")
 	bind("engine-memory-budget", "engine.memory_budget")
+	f.Var(&c.Engine.OutputLimit, "engine-output-limit", "the longest one Lua call's result may be as JSON, shared strings counted each time (bytes, or a quantity such as 3Mi)")
+	bind("engine-output-limit", "engine.output_limit")
 	f.DurationVar(&c.DrainPeriod.Duration, "drain", c.DrainPeriod.Duration, "on SIGTERM, how long to go on serving while /readyz reports 503, before closing the listener")
 	bind("drain", "drain_period")
 	f.DurationVar(&c.ShutdownGrace.Duration, "shutdown-grace", c.ShutdownGrace.Duration, "how long to wait for requests in flight once the listener is closed")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/luainterp/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
@@ -43,6 +44,7 @@ type testOptions struct {
 	coverageMin float64
 	strict      bool
 	timeout     time.Duration
+	outputLimit serveconfig.Bytes
 }
 
 func newTestCommand() *cobra.Command {
@@ -87,6 +89,7 @@ printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
 	f.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to this file")
 	o.output = addOutputFlag(cmd, formatText, formatJSON)
 	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "how long one script call may run before its case fails")
+	addOutputLimitFlag(f, &o.outputLimit)
 	f.BoolVar(&o.coverage, "coverage", false, "report which lines of each Lua script the cases ran")
 	f.BoolVar(&o.strict, "strict", false, "fail a test case holding a field Karmada would ignore (unknown, or differing in case), instead of warning")
 	f.BoolVar(&o.listing, "coverage-listing", false, "with the coverage summary, list each script with its hit counts (implies --coverage)")
@@ -204,7 +207,7 @@ func (r *testRun) suite(ctx context.Context, f testsuite.Found) {
 	if r.strict {
 		opts = append(opts, testsuite.Strict())
 	}
-	suite, err := testsuite.Load(f, newSuiteLayer(r.timeout, cov), opts...)
+	suite, err := testsuite.Load(f, newSuiteLayer(cov, luavm.WithTimeout(r.timeout), luavm.WithOutputLimit(r.outputLimit.N)), opts...)
 	if suite.Customizations != nil {
 		printWarnings(r.stderr, suite.Customizations.Warnings)
 	}
@@ -230,11 +233,11 @@ func (r *testRun) notLoaded(s *report.Suite) {
 }
 
 // newSuiteLayer builds a suite's interpreter: its customizations alone, on
-// an engine of its own (calls limited to timeout, coverage recorded into
-// cov when not nil), every script compile-checked.
-func newSuiteLayer(timeout time.Duration, cov *luavm.Coverage) testsuite.LayerFunc {
+// an engine of its own (of opts, coverage recorded into cov when not
+// nil), every script compile-checked.
+func newSuiteLayer(cov *luavm.Coverage, opts ...luavm.Option) testsuite.LayerFunc {
 	return func(set *customization.Set) (interpreter.Interpreter, error) {
-		opts := []luavm.Option{luavm.WithTimeout(timeout)}
+		opts := opts[:len(opts):len(opts)]
 		if cov != nil {
 			opts = append(opts, luavm.WithCoverage(cov))
 		}

@@ -56,3 +56,42 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// StringLen returns the length of what AppendString(nil, s) writes,
+// quotes included, without writing it: what an encoder's output limit
+// counts before the text is made. Plain ASCII costs one table read a
+// byte.
+func StringLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			n += int(asciiExtra[b])
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			n += len(`\ufffd`) - 1
+		case c == '\u2028' || c == '\u2029':
+			n += len(`\u2028`) - size
+		}
+		i += size
+	}
+	return n
+}
+
+// asciiExtra is how many bytes more than one AppendString writes for
+// each ASCII byte.
+var asciiExtra = func() (extra [utf8.RuneSelf]uint8) {
+	for b := range utf8.RuneSelf {
+		switch {
+		case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
+			extra[b] = 1 // \" \\ \b \f \n \r \t
+		case b < 0x20 || b == '<' || b == '>' || b == '&':
+			extra[b] = 5 // \u00XX
+		}
+	}
+	return extra
+}()

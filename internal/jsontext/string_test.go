@@ -21,3 +21,13 @@ func FuzzAppendString(f *testing.F) {
 		assert.Equal(t, string(want), string(jsontext.AppendString(nil, s)))
 	})
 }
+
+// FuzzStringLen checks StringLen against what AppendString writes.
+func FuzzStringLen(f *testing.F) {
+	for _, s := range []string{"", "plain", "<a href=\"x\">&amp;</a>", "\u2028\u2029", "\x00\x1f\x7f\b\f\n\r\t", "\xff\xfe", "é€😀", "\\\"/", "\xe2\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		assert.Equal(t, len(jsontext.AppendString(nil, s)), jsontext.StringLen(s))
+	})
+}

@@ -131,6 +131,8 @@ type Engine struct {
 	Deadline Duration `json:"deadline"`
 	// MemoryBudget is by how much the heap may grow while one call runs.
 	MemoryBudget Bytes `json:"memory_budget"`
+	// OutputLimit is how long the JSON of one call's result may be.
+	OutputLimit Bytes `json:"output_limit"`
 }
 
 // EngineOptions returns the luavm options of c's engine, with the
@@ -140,6 +142,7 @@ func (c Config) EngineOptions() []luavm.Option {
 		luavm.WithMaxStates(c.Engine.PoolSize),
 		luavm.WithTimeout(c.LuaDeadline()),
 		luavm.WithMemoryBudget(c.Engine.MemoryBudget.N),
+		luavm.WithOutputLimit(c.Engine.OutputLimit.N),
 	}
 }
 
@@ -192,6 +195,7 @@ func Default() Config {
 			PoolSize:     pool,
 			Deadline:     D(luavm.DefaultTimeout),
 			MemoryBudget: B(luavm.DefaultMemoryBudget),
+			OutputLimit:  B(luavm.DefaultOutputLimit),
 		},
 		Timeout:       D(server.DefaultTimeout),
 		MaxBodyBytes:  B(server.DefaultMaxBodyBytes),

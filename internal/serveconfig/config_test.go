@@ -25,6 +25,7 @@ func TestDefault(t *testing.T) {
 	assert.Equal(t, max(8, 2*runtime.GOMAXPROCS(0)), c.Engine.PoolSize)
 	assert.Equal(t, time.Second, c.Engine.Deadline.Duration)
 	assert.Equal(t, int64(128<<20), c.Engine.MemoryBudget.N)
+	assert.Equal(t, int64(3<<20), c.Engine.OutputLimit.N)
 	assert.Equal(t, 10*time.Second, c.Timeout.Duration)
 	assert.Equal(t, 5*time.Second, c.DrainPeriod.Duration)
 	assert.Equal(t, time.Second, c.LuaDeadline(), "the engine's deadline, shorter than the timeout")
@@ -62,6 +63,9 @@ func TestParse(t *testing.T) {
 		}},
 		{"memory budget in bytes", "engine: {memory_budget: 1048576}", func(t *testing.T, c serveconfig.Config) {
 			assert.Equal(t, int64(1<<20), c.Engine.MemoryBudget.N)
+		}},
+		{"output limit as a quantity", "engine: {output_limit: 1Mi}", func(t *testing.T, c serveconfig.Config) {
+			assert.Equal(t, int64(1<<20), c.Engine.OutputLimit.N)
 		}},
 		{"memory budget as a quantity", "engine: {memory_budget: 64Mi}", func(t *testing.T, c serveconfig.Config) {
 			assert.Equal(t, int64(64<<20), c.Engine.MemoryBudget.N)

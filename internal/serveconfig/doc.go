@@ -27,6 +27,7 @@
 //	  pool_size: 8               # Lua states, so calls running at once; 2×CPUs, at least 8
 //	  deadline: 1s               # the longest one Lua call runs
 //	  memory_budget: 128Mi       # heap growth allowed one call
+//	  output_limit: 3Mi          # the longest JSON of one call's result
 //	timeout: 10s           # the longest one operation runs
 //	max_body_bytes: 8Mi    # the largest request body
 //	drain_period: 5s       # on SIGTERM: not ready, still serving, this long

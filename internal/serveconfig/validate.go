@@ -39,6 +39,7 @@ func (c Config) Validate() error {
 	v.atLeast("engine.pool_size", c.Engine.PoolSize, 1)
 	v.duration("engine.deadline", c.Engine.Deadline, true)
 	v.size("engine.memory_budget", c.Engine.MemoryBudget)
+	v.size("engine.output_limit", c.Engine.OutputLimit)
 	v.duration("timeout", c.Timeout, true)
 	v.size("max_body_bytes", c.MaxBodyBytes)
 	v.duration("drain_period", c.DrainPeriod, false)

@@ -71,7 +71,7 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 	L := st.L
 	L.SetContext(cc)
 	st.print, st.printed, st.limit, st.limitMessage = e.printSink(ctx), 0, nil, ""
-	st.lazy.limits = convLimits{maxBytes: int(e.cfg.budget), call: cc}
+	st.lazy.limits = convLimits{maxBytes: int(e.cfg.budget), maxOutput: e.cfg.outputLimit, call: cc}
 	L.Push(st.chunk(s))
 	L.Push(st.concat)
 	if s.cover != nil {

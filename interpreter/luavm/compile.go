@@ -1,11 +1,13 @@
 package luavm
 
 import (
+	"container/list"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -18,8 +20,19 @@ import (
 // a few kilobytes).
 const MaxSourceSize = 256 << 10
 
-// maxCached bounds the compile cache; past it the cache starts over.
-const maxCached = 4096
+// The bounds of the compile cache: past either, the script used least
+// recently is dropped (a Script already compiled from it keeps working).
+const (
+	// DefaultCacheBytes bounds what the cache's scripts take, by
+	// compiledSize's estimate. The bundled scripts take 8 KiB each on
+	// average, 27 KiB at most, so 4,096 of them fit in 256 MiB many
+	// times over; a script of the most text and functions allowed takes
+	// about 1 MiB, and 4,096 of those, 4 GiB, would not: past a quarter
+	// of the engine's default heap ceiling, the cache drops scripts.
+	DefaultCacheBytes = 256 << 20
+	// maxCached bounds how many scripts the cache keeps, large or small.
+	maxCached = 4096
+)
 
 // Script is a compiled script, ready to run any number of times, from any
 // number of goroutines at once.
@@ -44,9 +57,20 @@ type compiled struct {
 	returns  map[string]int  // see Script.returns
 }
 
+// scriptCache keeps compiled scripts by their text, the most recently
+// used first, within maxCached scripts and maxBytes.
 type scriptCache struct {
-	mu      sync.Mutex
-	entries map[string]*compiled
+	mu       sync.Mutex
+	entries  map[string]*list.Element // of *cacheEntry
+	lru      list.List                // of *cacheEntry, the most recently used first
+	bytes    int64                    // of the entries, by compiledSize
+	maxBytes int64                    // WithCacheBytes
+}
+
+type cacheEntry struct {
+	source string
+	c      *compiled
+	size   int64
 }
 
 // Compile compiles source once per engine (later calls with the same text
@@ -70,23 +94,92 @@ func (e *Engine) Compile(name, source string) (*Script, error) {
 
 func (c *scriptCache) get(source string, cover, hoist bool) (*compiled, error) {
 	c.mu.Lock()
-	entry, ok := c.entries[source]
-	c.mu.Unlock()
-	if ok {
-		return entry, nil
+	if e, ok := c.entries[source]; ok {
+		c.lru.MoveToFront(e)
+		c.mu.Unlock()
+		return e.Value.(*cacheEntry).c, nil
 	}
-	entry, err := compile(source, cover, hoist)
+	c.mu.Unlock()
+	compiled, err := compile(source, cover, hoist)
 	if err != nil {
 		return nil, err
 	}
+	c.put(source, compiled)
+	return compiled, nil
+}
+
+// put keeps compiled, the bytecode of source, dropping the scripts used
+// least recently past the cache's bounds. A script larger than the whole
+// cache is not kept.
+func (c *scriptCache) put(source string, compiled *compiled) {
+	size := compiledSize(source, compiled)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.entries == nil || len(c.entries) >= maxCached {
-		c.entries = map[string]*compiled{}
+	if c.entries == nil {
+		c.entries = map[string]*list.Element{}
 	}
-	c.entries[source] = entry
-	return entry, nil
+	if _, ok := c.entries[source]; ok || size > c.maxBytes { // compiled by another call meanwhile, or too large
+		return
+	}
+	c.entries[source] = c.lru.PushFront(&cacheEntry{source: source, c: compiled, size: size})
+	c.bytes += size
+	for c.bytes > c.maxBytes || len(c.entries) > maxCached {
+		last := c.lru.Remove(c.lru.Back()).(*cacheEntry)
+		delete(c.entries, last.source)
+		c.bytes -= last.size
+	}
 }
+
+// size returns how many scripts the cache holds, and what they take.
+func (c *scriptCache) size() (scripts int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries), c.bytes
+}
+
+// compiledSize estimates what the cache entry of source takes: its text
+// (the key), and its functions' bytecode, constants and debugging
+// information with gopher-lua's slices and headers. Held against the heap
+// of TestCompiledSize's scripts, it is within a fifth of what they take.
+func compiledSize(source string, c *compiled) int64 {
+	size := int64(len(source)) + cacheEntryBytes + int64(len(c.lines))*8 + int64(len(c.branches))*int64(unsafe.Sizeof(luafix.Branch{})) + int64(len(c.returns))*64
+	return size + protoSize(c.proto)
+}
+
+// cacheEntryBytes is a cache entry's own: its list element, map entry and
+// headers.
+const cacheEntryBytes = 256
+
+// protoSize estimates what a compiled function and the functions it
+// defines take.
+func protoSize(p *lua.FunctionProto) int64 {
+	size := int64(unsafe.Sizeof(*p)) + protoStringConstants +
+		int64(cap(p.Code))*4 + int64(cap(p.Constants))*16 + int64(cap(p.FunctionPrototypes))*8 +
+		int64(cap(p.DbgSourcePositions))*8 + int64(cap(p.DbgLocals))*8 + int64(cap(p.DbgCalls))*int64(unsafe.Sizeof(lua.DbgCall{})) +
+		int64(cap(p.DbgUpvalues))*16
+	for _, k := range p.Constants {
+		if s, ok := k.(lua.LString); ok {
+			size += int64(len(s)) + 16 // the string, and its place among gopher-lua's string constants
+		}
+	}
+	for _, l := range p.DbgLocals {
+		size += int64(unsafe.Sizeof(*l)) + int64(len(l.Name))
+	}
+	for _, call := range p.DbgCalls {
+		size += int64(len(call.Name))
+	}
+	for _, up := range p.DbgUpvalues {
+		size += int64(len(up))
+	}
+	for _, f := range p.FunctionPrototypes {
+		size += protoSize(f)
+	}
+	return size
+}
+
+// protoStringConstants is what the list of string constants gopher-lua
+// keeps to itself takes in a function, whatever it holds: room for 32.
+const protoStringConstants = 32 * 16
 
 // compile parses source, rewrites it (see luafix.Rewrite) and compiles it
 // to bytecode. With hoist and without coverage, the chain reads it

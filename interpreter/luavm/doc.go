@@ -8,12 +8,13 @@
 //	s, err := e.Compile("my-customization", source) // once
 //	replicas, requires, err := e.Hook(s).GetReplicas(ctx, obj)
 //
-// Compile caches bytecode by source text. An Engine keeps a pool of Lua
+// Compile caches bytecode by source text, within WithCacheBytes and
+// 4,096 scripts, dropping the script used least recently. An Engine keeps a pool of Lua
 // states that grows with concurrency up to WithMaxStates; every call runs
 // the script's chunk in fresh globals, so nothing a call sets outlives it.
 // Errors are *interpreter.ScriptError with the script's name, the
-// operation and the Lua line; errors.Is matches ErrTimeout and
-// ErrMemoryLimit when a call hits a limit.
+// operation and the Lua line; errors.Is matches ErrTimeout,
+// ErrMemoryLimit and ErrOutputLimit when a call hits a limit.
 //
 // # Go to Lua
 //
@@ -95,7 +96,12 @@
 // each time it is written out;
 // json.decode reads at most a sixteenth of the budget, and refuses a text
 // whose values would take more than the budget; print writes at
-// most WithPrintBudget bytes. Behind the budget, a process heap above
+// most WithPrintBudget bytes. A result, and the text of a json.encode,
+// may be WithOutputLimit bytes of JSON at most (3 MiB, the API server's
+// default request size), counted as they would be written, a shared
+// string each time and an escape at its length (ErrOutputLimit, which
+// matches ErrMemoryLimit); a script's error message, and the table keys
+// and source lines errors quote, are cut past MaxErrorText. Behind the budget, a process heap above
 // WithHeapCeiling makes the engine refuse new calls (interpreter.ErrOverloaded)
 // rather than fail those in flight; a heap found above it is collected
 // first (at most once a second, less often while it stays full), so that garbage a stopped memory bomb

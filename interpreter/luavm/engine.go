@@ -23,6 +23,7 @@ func New(opts ...Option) *Engine {
 		opt(&e.cfg)
 	}
 	e.pool = newPool(&e.cfg)
+	e.cache.maxBytes = e.cfg.cacheBytes
 	return e
 }
 

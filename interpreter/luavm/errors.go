@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -22,13 +23,72 @@ var (
 	// ErrMemoryLimit: the call allocated past the engine's memory budget,
 	// or asked a string function for a result larger than the budget allows.
 	ErrMemoryLimit = errors.New("script exceeded its memory budget")
+	// ErrOutputLimit: a result, or the text of a json.encode, was longer
+	// as JSON than the engine's output limit (WithOutputLimit). It is one
+	// of the call's budgets, so an error matching it matches
+	// ErrMemoryLimit too: what stops a hook that runs out of memory (a
+	// circuit breaker, a metric) stops one that writes too much.
+	ErrOutputLimit error = &budgetError{msg: "script's output exceeded its limit", budget: ErrMemoryLimit}
 )
+
+// budgetError is a sentinel that is one kind of a broader budget's.
+type budgetError struct {
+	msg    string
+	budget error
+}
+
+func (e *budgetError) Error() string { return e.msg }
+func (e *budgetError) Unwrap() error { return e.budget }
 
 // chunkName is the source name every script is compiled under, so that
 // the line of a Lua error can be read back from its "script:LINE:" prefix.
 const chunkName = "script"
 
 var linePrefix = regexp.MustCompile(`^` + chunkName + `:(\d+):\s*`)
+
+// MaxErrorText bounds a text of a script's that an error carries: the
+// message of a Lua error (error(string.rep("x", 1e8)) raises 100 MB), a
+// table key a result names, the source line. Past it the text is cut
+// and says so, "... (100,000,000 bytes, cut to 4 KiB)", so that neither
+// the error nor a log line that quotes it holds the script's text.
+const MaxErrorText = 4 << 10
+
+// cutText returns s, or its first MaxErrorText bytes (whole characters)
+// with its length said, in new memory: a cut string does not keep what
+// it was cut from alive. A text already cut, with a position put in
+// front of it since, is not cut again.
+func cutText(s string) string {
+	if len(s) <= MaxErrorText+cutSlack {
+		return s
+	}
+	return fmt.Sprintf("%s... (%s bytes, cut to %d KiB)", prefix(s, MaxErrorText), thousands(len(s)), MaxErrorText>>10)
+}
+
+// cutSlack is how much longer than MaxErrorText a text may be before it
+// is cut: room for the note of a cut and a position or two.
+const cutSlack = 128
+
+// prefix returns the first n bytes of s, fewer so as not to split a
+// character.
+func prefix(s string, n int) string {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// thousands writes n with its thousands separated by commas.
+func thousands(n int) string {
+	digits := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
 
 // scriptError wraps err as the *interpreter.ScriptError of s and op.
 func scriptError(s *Script, op interpreter.Operation, line int, err error) *interpreter.ScriptError {
@@ -55,7 +115,7 @@ func luaError(s *Script, op interpreter.Operation, err error) *interpreter.Scrip
 		se.Line = se.Stack[0].Line
 	}
 	se.Source = sourceLine(s.source, se.Line)
-	msg, se.Column = plainMessage(msg, se.Source)
+	msg, se.Column = plainMessage(cutText(msg), se.Source)
 	se.Err = errors.New(msg)
 	return se
 }
@@ -85,14 +145,15 @@ func stackOf(trace string) []interpreter.Frame {
 	return stack
 }
 
-// sourceLine returns line n of source, "" when there is none.
+// sourceLine returns line n of source (cut, see cutText), "" when there
+// is none.
 func sourceLine(source string, n int) string {
 	if n <= 0 {
 		return ""
 	}
 	for l := range strings.Lines(source) {
 		if n--; n == 0 {
-			return strings.TrimRight(l, "\r\n")
+			return cutText(strings.TrimRight(l, "\r\n"))
 		}
 	}
 	return ""

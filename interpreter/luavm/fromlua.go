@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/luainterp/luainterp/internal/jsontext"
 )
 
 // maxValues bounds how many values one conversion from Lua produces, so
@@ -19,11 +21,14 @@ const maxValues = 1 << 20
 // json.encode, the kube helpers' arguments): every value counts
 // valueBytes and every string and key its bytes each time it is reached,
 // so a string or table shared by many tables counts as often as an
-// encoder would write it, and the conversion stops
-// past maxBytes or once the call is stopped (its deadline).
+// encoder would write it, and the conversion stops past maxBytes or once
+// the call is stopped (its deadline). The JSON text of the values is
+// counted the same way, as it would be written, escapes included, and
+// one conversion stops past maxOutput.
 type convLimits struct {
-	maxBytes int          // 0 for no bound
-	call     *callContext // nil for none
+	maxBytes  int          // 0 for no bound
+	maxOutput int          // 0 for no bound
+	call      *callContext // nil for none
 }
 
 // checkEvery is how many values a conversion makes between two looks at
@@ -41,6 +46,7 @@ type decoder struct {
 	parents   []*lua.LTable // the tables being converted, to catch cycles
 	values    int
 	bytes     int // of the values, strings and keys made so far
+	text      int // of their JSON text, as it would be written
 }
 
 // valueBytes is what one converted value takes in Go besides its text,
@@ -50,18 +56,36 @@ type decoder struct {
 // as it is reached.
 const valueBytes = 64
 
-// count accounts for one more value of n bytes of text against the limits.
-func (d *decoder) count(n int) error {
+// The JSON text of values that is not a string's, counted with the
+// comma or colon that follows each.
+const (
+	nullText  = len("null,")
+	boolText  = len("false,")
+	tableText = len("{},")
+)
+
+// limits returns the limits of the call the decoder converts for.
+func (d *decoder) limits() convLimits {
+	if d.lazy == nil {
+		return convLimits{}
+	}
+	return d.lazy.limits
+}
+
+// count accounts for one more value of n bytes, and of text bytes of
+// JSON text, against the limits.
+func (d *decoder) count(n, text int) error {
 	if d.values++; d.values > maxValues {
 		return &convError{msg: fmt.Sprintf("more than %d values", maxValues)}
 	}
 	d.bytes += valueBytes + n
-	var limits convLimits
-	if d.lazy != nil {
-		limits = d.lazy.limits
-	}
+	d.text += text
+	limits := d.limits()
 	if limits.maxBytes > 0 && d.bytes > limits.maxBytes {
 		return &convError{msg: fmt.Sprintf("more than %d bytes of values", limits.maxBytes), cause: ErrMemoryLimit}
+	}
+	if limits.maxOutput > 0 && d.text > limits.maxOutput {
+		return outputError(limits.maxOutput)
 	}
 	if limits.call != nil && d.values%checkEvery == 0 {
 		if cause := limits.call.Cause(); cause != nil {
@@ -69,6 +93,37 @@ func (d *decoder) count(n int) error {
 		}
 	}
 	return nil
+}
+
+// key accounts for the key k of an object, written with its colon.
+func (d *decoder) key(k string) {
+	d.bytes += len(k)
+	d.text += jsontext.StringLen(k) + 1
+}
+
+func outputError(limit int) error {
+	return &convError{msg: fmt.Sprintf("more than %d bytes as JSON (the output limit)", limit), cause: ErrOutputLimit}
+}
+
+// numberText is the length of n's JSON text with its comma: its digits
+// when whole, at most 24 bytes (-1.2345678901234567e-300) otherwise.
+func numberText(n lua.LNumber) int {
+	f := float64(n)
+	if f != math.Trunc(f) || f <= -1e18 || f >= 1e18 {
+		return 25
+	}
+	return intText(int64(f))
+}
+
+func intText(i int64) int {
+	n := 2
+	if i < 0 {
+		n, i = 3, -i
+	}
+	for ; i >= 10; i /= 10 {
+		n++
+	}
+	return n
 }
 
 // fromLua converts a Lua value with no references: empty tables in fields are dropped.
@@ -112,24 +167,23 @@ func (d *decoder) empty(t *lua.LTable) bool {
 // value converts v; keep is false for an empty table in a field that the
 // empty-table rule drops.
 func (d *decoder) value(v lua.LValue, inArray bool) (out any, keep bool, err error) {
-	size := 0
-	if s, ok := v.(lua.LString); ok {
-		size = len(s)
-	}
-	if err := d.count(size); err != nil {
-		return nil, false, err
-	}
 	switch v := v.(type) {
 	case *lua.LNilType:
-		return nil, true, nil
+		return nil, true, d.count(0, nullText)
 	case lua.LBool:
-		return bool(v), true, nil
+		return bool(v), true, d.count(0, boolText)
 	case lua.LString:
-		return string(v), true, nil
+		return string(v), true, d.count(len(v), jsontext.StringLen(string(v))+1)
 	case lua.LNumber:
+		if err := d.count(0, numberText(v)); err != nil {
+			return nil, false, err
+		}
 		n, err := number(v)
 		return n, true, err
 	case *lua.LTable:
+		if err := d.count(0, tableText); err != nil {
+			return nil, false, err
+		}
 		d.lazy.unproxy(v) // a proxy is converted as the table it stands for
 		if e, ok := d.lazy.entry(v); ok {
 			d.values--
@@ -140,6 +194,9 @@ func (d *decoder) value(v lua.LValue, inArray bool) (out any, keep bool, err err
 		}
 		out, err := d.table(v)
 		return out, true, err
+	}
+	if err := d.count(0, 0); err != nil {
+		return nil, false, err
 	}
 	return nil, false, &convError{msg: fmt.Sprintf("cannot convert a %s value", v.Type())}
 }
@@ -252,7 +309,7 @@ func (d *decoder) object(t *lua.LTable, n int) (any, error) {
 		if err := checkKey(key, out); err != nil {
 			return nil, err
 		}
-		d.bytes += len(key)
+		d.key(key)
 		d.keys = append(d.keys, key)
 		val, keep, err := d.value(v, false)
 		d.keys = d.keys[:len(d.keys)-1]
@@ -275,13 +332,13 @@ func checkKey(key string, out map[string]any) error {
 		return badKey(key)
 	}
 	if _, dup := out[key]; dup {
-		return &convError{msg: fmt.Sprintf("two keys of the table encode to the JSON key %q (a number key and a string key, such as [1] and [\"1\"])", key)}
+		return &convError{msg: fmt.Sprintf("two keys of the table encode to the JSON key %q (a number key and a string key, such as [1] and [\"1\"])", keyText(key))}
 	}
 	return nil
 }
 
 func badKey(key string) error {
-	return &convError{msg: fmt.Sprintf("table key %q is not valid UTF-8", key)}
+	return &convError{msg: fmt.Sprintf("table key %q is not valid UTF-8", keyText(key))}
 }
 
 // numberKey renders a number key of a table that is not an array, as
@@ -308,7 +365,7 @@ func (d *decoder) lazyValue(t *lua.LTable, e *lazyEntry, inArray bool) (any, boo
 	if e.empty() {
 		return d.emptyTable(inArray)
 	}
-	if err := d.count(0); err != nil {
+	if err := d.count(0, 0); err != nil {
 		return nil, false, err
 	}
 	if err := d.enter(t); err != nil {
@@ -334,6 +391,7 @@ func (d *decoder) lazyValue(t *lua.LTable, e *lazyEntry, inArray bool) (any, boo
 		if !utf8.ValidString(k) {
 			return nil, false, badKey(k)
 		}
+		d.key(k)
 		d.keys = append(d.keys, k)
 		val, keep, err := d.field(c)
 		d.keys = d.keys[:len(d.keys)-1]
@@ -360,7 +418,7 @@ func (d *decoder) field(v lua.LValue) (any, bool, error) {
 func (d *decoder) mapOf(m map[string]any, convert func(k string, v any) (any, bool, error)) (map[string]any, error) {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		d.bytes += len(k)
+		d.key(k)
 		d.keys = append(d.keys, k)
 		val, keep, err := convert(k, v)
 		d.keys = d.keys[:len(d.keys)-1]
@@ -380,11 +438,22 @@ func (d *decoder) mapOf(m map[string]any, convert func(k string, v any) (any, bo
 // no such field), empty maps and slices by the empty-table rule, and the
 // same limits. The result shares no memory with v.
 func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
-	size := 0
-	if s, ok := v.(string); ok {
-		size = len(s)
+	size, text := 0, tableText
+	switch v := v.(type) {
+	case string:
+		size, text = len(v), jsontext.StringLen(v)+1
+	case float64:
+		text = numberText(lua.LNumber(v))
+	case int64:
+		text = intText(v)
+	case int:
+		text = intText(int64(v))
+	case bool:
+		text = boolText
+	case nil:
+		text = nullText
 	}
-	if err := d.count(size); err != nil {
+	if err := d.count(size, text); err != nil {
 		return nil, false, err
 	}
 	switch v := v.(type) {

@@ -10,7 +10,8 @@ import (
 //
 //	encode(value) -> string
 //	    The value as JSON, by the conversion rules of results, except that
-//	    an empty table is always {}.
+//	    an empty table is always {}. The text may be as long as the
+//	    engine's output limit (WithOutputLimit) at most.
 //	decode(text) -> value
 //	    The JSON text as Lua values: objects and arrays become tables,
 //	    null becomes nil. The text may be a sixteenth of the memory
@@ -24,7 +25,10 @@ var jsonModule = map[string]moduleFunction{
 func jsonEncode(st *state, L *lua.LState) int {
 	d := decoder{lazy: st.lazy, keepEmpty: true}
 	v, err := d.root(L.CheckAny(1), shapeAny)
-	if errors.Is(err, ErrMemoryLimit) {
+	switch {
+	case errors.Is(err, ErrOutputLimit):
+		st.raiseBudget(ErrOutputLimit, "json.encode: %s", err.Error())
+	case errors.Is(err, ErrMemoryLimit):
 		st.raiseLimit("json.encode: %s", err.Error())
 	}
 	if err != nil {

@@ -400,7 +400,8 @@ end`))
 // Work done in Go for a script counts against its budget: a string or a
 // table shared by many tables counts as often as it would be written out.
 func TestConversionBudget(t *testing.T) {
-	e := New(WithMemoryBudget(4 << 20))
+	e := New(WithMemoryBudget(4<<20), WithOutputLimit(64<<20)) // the budget, not the output limit
+
 	tests := []struct{ name, body, want string }{
 		{"a result repeating one string", `obj.status = {}
   local s = string.rep("x", 1000000)

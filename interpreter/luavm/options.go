@@ -1,6 +1,7 @@
 package luavm
 
 import (
+	"math"
 	"runtime"
 	"time"
 )
@@ -10,6 +11,9 @@ const (
 	DefaultTimeout      = time.Second
 	DefaultMemoryBudget = 128 << 20
 	DefaultPrintBudget  = 64 << 10
+	// DefaultOutputLimit is the API server's default limit of a request
+	// (3 MiB): no answer larger than that could be written anywhere.
+	DefaultOutputLimit = 3 << 20
 )
 
 // Option configures an Engine.
@@ -21,6 +25,8 @@ type config struct {
 	maxStates   int
 	print       func(string)
 	printBudget int
+	outputLimit int   // WithOutputLimit
+	cacheBytes  int64 // WithCacheBytes
 	coverage    *Coverage
 	modules     map[string]map[string]any // WithModule
 	ceiling     uint64                    // WithHeapCeiling; 0 for the default
@@ -34,6 +40,8 @@ func defaultConfig() config {
 		maxStates:   max(8, 2*runtime.GOMAXPROCS(0)),
 		print:       func(string) {},
 		printBudget: DefaultPrintBudget,
+		outputLimit: DefaultOutputLimit,
+		cacheBytes:  DefaultCacheBytes,
 	}
 }
 
@@ -97,6 +105,34 @@ func WithPrintBudget(bytes int) Option {
 	return func(c *config) {
 		if bytes > 0 {
 			c.printBudget = bytes
+		}
+	}
+}
+
+// WithOutputLimit sets how long the JSON text of one result may be
+// (DefaultOutputLimit when unset): the status, the revised, retained or
+// aggregated object, the components, the dependencies or the replica
+// requirements a call returns, and the text of one json.encode. It is
+// counted while the result is converted, as it would be written: a
+// string as often as the result holds it, each escape at its length (a
+// "<" is six bytes, \u003c). Past it the call fails with ErrOutputLimit.
+func WithOutputLimit(bytes int64) Option {
+	return func(c *config) {
+		if bytes > 0 {
+			c.outputLimit = int(min(bytes, math.MaxInt32))
+		}
+	}
+}
+
+// WithCacheBytes bounds what the scripts the engine keeps compiled take
+// (DefaultCacheBytes when unset), by an estimate of their bytecode,
+// constants and text; past it, or past 4,096 scripts, the script used
+// least recently is dropped and compiled again when next given. Scripts
+// already compiled keep working.
+func WithCacheBytes(bytes int64) Option {
+	return func(c *config) {
+		if bytes > 0 {
+			c.cacheBytes = bytes
 		}
 	}
 }

@@ -53,13 +53,18 @@ func (w *plainWriter) value(v lua.LValue, depth int) bool {
 	if s, ok := v.(lua.LString); ok {
 		size = len(s)
 	}
-	if w.d.count(size) != nil {
+	if w.d.count(size, 0) != nil { // the text is counted as written
 		return false
 	}
 	switch v := v.(type) {
 	case lua.LBool:
 		w.b = appendBool(w.b, bool(v))
 	case lua.LString:
+		// A long string is measured before it is written: escaped, it
+		// can be six times as long.
+		if w.past(len(v)) || len(v) > longString && w.past(jsontext.StringLen(string(v))) {
+			return false
+		}
 		w.b = jsontext.AppendString(w.b, string(v))
 	case lua.LNumber:
 		n, err := number(v)
@@ -74,7 +79,18 @@ func (w *plainWriter) value(v lua.LValue, depth int) bool {
 	default:
 		return false
 	}
-	return true
+	return !w.past(0)
+}
+
+// longString is the length from which plainWriter measures a string
+// before writing it.
+const longString = 1 << 10
+
+// past reports whether n more bytes of text would take the writer past
+// the output limit.
+func (w *plainWriter) past(n int) bool {
+	limit := w.d.limits().maxOutput
+	return limit > 0 && len(w.b)+n > limit
 }
 
 func appendBool(b []byte, v bool) []byte {
@@ -113,7 +129,7 @@ func (w *plainWriter) table(t *lua.LTable, depth int) bool {
 		if !ok || !utf8.ValidString(string(key)) {
 			return false
 		}
-		w.d.bytes += len(key)
+		w.d.key(string(key))
 		w.fields = append(w.fields, plainField{string(key), v})
 	}
 	fields := w.fields[start:]

@@ -3,6 +3,7 @@ package luavm
 import (
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/luainterp/luainterp/internal/jsontext"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -84,7 +85,9 @@ func untouchedReferences(lazy *lazyTables, v lua.LValue) ([]interpreter.Dependen
 			return nil, false
 		}
 		size := len(ref.APIVersion) + len(ref.Kind) + len(ref.Namespace) + len(ref.Name)
-		if d.count(size) != nil {
+		text := len(`{"apiVersion":,"kind":,"namespace":,"name":},`) + jsontext.StringLen(ref.APIVersion) +
+			jsontext.StringLen(ref.Kind) + jsontext.StringLen(ref.Namespace) + jsontext.StringLen(ref.Name)
+		if d.count(size, text) != nil {
 			return nil, false
 		}
 		out[i] = interpreter.DependentObjectReference{

@@ -8,7 +8,7 @@ import (
 )
 
 // What a script calls that the engine provides itself: require, print,
-// and the error of a memory limit.
+// error and assert, and the error of a memory limit.
 
 // require returns a preloaded module (a new table per call of require) or
 // one of the standard libraries; nothing is loaded from files.
@@ -59,7 +59,35 @@ const PrintCut = "... [print output cut: the call reached its print budget]"
 // raiseLimit raises a Lua error for a memory limit and remembers it, so that
 // the call's error matches ErrMemoryLimit if the script does not catch it.
 func (st *state) raiseLimit(format string, args ...any) {
-	st.limit = fmt.Errorf("%w: %s", ErrMemoryLimit, fmt.Sprintf(format, args...))
+	st.raiseBudget(ErrMemoryLimit, format, args...)
+}
+
+// raiseBudget is raiseLimit for the budget sentinel (ErrMemoryLimit,
+// ErrOutputLimit), which the call's error then matches.
+func (st *state) raiseBudget(sentinel error, format string, args ...any) {
+	st.limit = fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))
 	st.limitMessage = st.limit.Error()
 	st.L.RaiseError("%s", st.limitMessage)
+}
+
+// raiseError is error: Lua's, but a message longer than MaxErrorText is
+// cut (cutText) before it is raised. gopher-lua puts the position in
+// front of a message by copying it, and error(string.rep("x", 3e7))
+// took 100 MB and half a second to raise.
+func raiseError(L *lua.LState) int {
+	value := L.CheckAny(1)
+	if s, ok := value.(lua.LString); ok && len(s) > MaxErrorText {
+		value = lua.LString(cutText(string(s)))
+	}
+	L.Error(value, L.OptInt(2, 1))
+	return 0
+}
+
+// assertion is assert, its message cut as raiseError cuts error's.
+func assertion(L *lua.LState) int {
+	if !L.ToBool(1) {
+		L.Error(lua.LString(cutText(L.OptString(2, "assertion failed!"))), 1)
+		return 0
+	}
+	return L.GetTop()
 }

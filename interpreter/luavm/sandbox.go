@@ -27,7 +27,8 @@ func init() { lua.MaxArrayIndex = 1 << 18 }
 // baseFunctions are the functions of Lua's base library a script may call;
 // the rest (collectgarbage, dofile, getfenv, getmetatable, load, loadfile,
 // loadstring, module, newproxy, rawequal, rawget, rawset, setfenv,
-// setmetatable) are left out. print and require are the engine's own, and
+// setmetatable) are left out. print and require are the engine's own,
+// error and assert cut a long message (raiseError), and
 // next and pairs fill in lazy tables before reading them (as do os.time
 // and table.insert), and ipairs is luafix's, which allocates nothing per
 // element.
@@ -151,6 +152,8 @@ func newState(cfg *config) *state {
 	add("pairs", global{value: fn(st.pairs(base["next"]))})
 	add("ipairs", global{value: luafix.Ipairs(L)})
 	st.globals["next"] = global{bit: st.globals["next"].bit, value: fn(st.materializing(gfunc(base["next"])))}
+	st.globals["error"] = global{bit: st.globals["error"].bit, value: fn(raiseError)}
+	st.globals["assert"] = global{bit: st.globals["assert"].bit, value: fn(assertion)}
 	for _, name := range sortedKeys(st.libs) {
 		add(name, global{lib: st.libMetas[name]})
 	}

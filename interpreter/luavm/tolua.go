@@ -119,7 +119,19 @@ func (e *convError) Error() string {
 	if e.path == "" {
 		return e.msg
 	}
-	return e.path + ": " + e.msg
+	return cutText(e.path) + ": " + e.msg
+}
+
+// maxKeyText bounds a key as an error's path names it.
+const maxKeyText = 256
+
+// keyText is the key k as an error names it: cut past maxKeyText bytes,
+// with its length said.
+func keyText(k string) string {
+	if len(k) <= maxKeyText {
+		return k
+	}
+	return fmt.Sprintf("%s...(%s bytes)", prefix(k, maxKeyText), thousands(len(k)))
 }
 
 // atKey puts the map key k in front of err's path.
@@ -128,6 +140,7 @@ func atKey(err error, k string) error {
 	if !ok {
 		return err
 	}
+	k = keyText(k)
 	if ce.path == "" || ce.path[0] == '[' {
 		return &convError{path: k + ce.path, msg: ce.msg, cause: ce.cause}
 	}
