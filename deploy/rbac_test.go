@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,7 +19,8 @@ import (
 	"github.com/luainterp/luainterp/kube/source"
 )
 
-// access is one request a service account makes, or must not be able to.
+// access is one request a service account makes, or must not be able to;
+// resource may name a subresource: "deployments/status".
 type access struct {
 	verb, group, resource, namespace, name string
 	allowed                                bool
@@ -84,17 +86,28 @@ func TestRBAC(t *testing.T) {
 			{"update", "coordination.k8s.io", "leases", ns, "another", false},
 			{"update", "coordination.k8s.io", "leases", "default", "luainterp-controller", false},
 			{"list", "", "secrets", "", "", false},
+			// The status loop: status subresources only.
+			{"update", "work.karmada.io", "resourcebindings/status", "default", "b", true},
+			{"update", "work.karmada.io", "clusterresourcebindings/status", "", "b", true},
+			{"update", "apps", "deployments/status", "default", "d", true},
+			{"update", "", "services/status", "default", "s", true},
+			{"update", "apps.kruise.io", "clonesets/status", "default", "c", true},
+			{"update", "apps.kruise.io", "clonesets", "default", "c", false},
+			{"patch", "apps", "deployments/status", "default", "d", false},
+			{"update", "work.karmada.io", "works/status", "karmada-es-member1", "w", false},
+			{"update", "", "secrets/status", "default", "s", false},
 		}},
 	} {
 		user := "system:serviceaccount:" + ns + ":" + tc.account
 		for _, a := range tc.checks {
 			t.Run(tc.account+"/"+a.String(), func(t *testing.T) {
+				resource, subresource, _ := strings.Cut(a.resource, "/")
 				review, err := client.AuthorizationV1().SubjectAccessReviews().Create(context.Background(), &authorizationv1.SubjectAccessReview{
 					Spec: authorizationv1.SubjectAccessReviewSpec{
 						User:   user,
 						Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated"},
 						ResourceAttributes: &authorizationv1.ResourceAttributes{
-							Verb: a.verb, Group: a.group, Resource: a.resource, Namespace: a.namespace, Name: a.name,
+							Verb: a.verb, Group: a.group, Resource: resource, Subresource: subresource, Namespace: a.namespace, Name: a.name,
 						},
 					},
 				}, metav1.CreateOptions{})

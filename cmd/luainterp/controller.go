@@ -34,6 +34,7 @@ type controllerOptions struct {
 	burst             int
 	failoverInjection bool
 	failover          failoverFlags
+	aggregateStatus   bool
 	kube              kubeOptions
 	leader            leaderOptions
 }
@@ -55,6 +56,16 @@ A cluster that fails (a script error, an override that does not apply, a
 write refused) gets a Warning Event SyncWorkFailed on the binding naming the
 cluster and the cause; the other clusters' Works are written, and the
 binding is retried with back-off. A Work is written only when it changes.
+
+The status loop (--aggregate-status, on by default) folds the statuses that
+Karmada's member side writes on the Works into each binding's
+status.aggregatedStatus, then into the resource template's status with
+AggregateStatus (a customization's statusAggregation script included), each
+written to its status subresource only when it changes. A hook that fails
+leaves the template's last status, records a Warning Event
+AggregateStatusFailed on the binding and is retried with back-off. With it
+on, turn Karmada's own off: karmada-controller-manager
+--controllers=*,-bindingStatus. --aggregate-status=false leaves it to Karmada.
 
 Replicas are revised by luainterp's layers: the built-in handlers, the
 bundled scripts, the ResourceInterpreterCustomizations and webhook
@@ -84,8 +95,11 @@ The metrics server (--metrics-address) answers:
              luainterp_controller_cluster_failures_total by cluster,
              luainterp_controller_queue_depth,
              luainterp_controller_failover_* (evictions, tasks pending,
-             waits, failures, toleration resets), and the kube/source
-             metrics
+             waits, failures, toleration resets),
+             luainterp_controller_status_passes_total by outcome,
+             luainterp_controller_binding_status_writes_total,
+             luainterp_controller_template_status_writes_total,
+             luainterp_controller_status_queue_depth, and the kube/source metrics
 
 On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 		Example: `  luainterp controller --in-cluster
@@ -108,6 +122,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
 	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
 	o.failover.addFlags(f)
+	f.BoolVar(&o.aggregateStatus, "aggregate-status", true, "fold the Works' statuses into the bindings' aggregatedStatus and the templates' status (false: leave it to Karmada's bindingStatus controller)")
 	o.kube.addFlags(f)
 	o.leader.addFlags(f)
 	return cmd
@@ -171,7 +186,7 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 		return nil, err
 	}
 	if o.watch {
-		if err := live.watchFiles(ctx, o.customizations, log); err != nil {
+		if err := live.watchFiles(ctx, o.customizations, newFileWatch(log, cmd.ErrOrStderr(), gatherer)); err != nil {
 			return nil, err
 		}
 	}
@@ -189,7 +204,8 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 		pipeline = append(pipeline, binding.WithStatefulFailoverInjection())
 	}
 	opts := []controller.Option{controller.WithLogger(log), controller.WithMetrics(metrics),
-		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...)}
+		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...),
+		controller.WithAggregateStatus(o.aggregateStatus)}
 	opts = append(opts, o.failover.options(o.failoverInjection)...)
 	if o.leader.elector != nil {
 		opts = append(opts, controller.WithFence(o.leader.elector.Fence))

@@ -83,6 +83,14 @@ func TestControllerCommand(t *testing.T) {
 	}, 30*time.Second, 20*time.Millisecond, "works never matched propagate's:\n%s", s.stderr)
 	assert.Equal(t, want, got)
 
+	// The status loop is on by default: an item per Work, none applied yet.
+	require.Eventually(t, func() bool {
+		rb, err := dyn.Resource(controller.ResourceBindingResource).Namespace("shop").Get(context.Background(), "storefront-cloneset", metav1.GetOptions{})
+		require.NoError(t, err)
+		items, _, _ := unstructured.NestedSlice(rb.Object, "status", "aggregatedStatus")
+		return len(items) == 2
+	}, 10*time.Second, 20*time.Millisecond, "no aggregatedStatus:\n%s", s.stderr)
+
 	metrics := httpGet(t, "http://"+s.addr+"/metrics")
 	assert.Contains(t, metrics, `luainterp_controller_works_written_total{operation="create"} 2`)
 	assert.Contains(t, httpGet(t, "http://"+s.addr+"/readyz"), "ok")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -111,20 +110,13 @@ func newLiveRegistry(cmd *cobra.Command, k *kubeOptions, engine *luavm.Engine, c
 }
 
 // watchFiles reloads the customization files into the Source when they
-// change, until ctx is done; a change that does not load keeps the
-// previous files' customizations.
-func (l *liveRegistry) watchFiles(ctx context.Context, paths []string, log *slog.Logger) error {
-	reloader := &customization.Reloader{
-		Registry: interpreter.NewRegistry(), // a scratch one: the Source installs the layers
-		Engine:   l.engine,
-		Paths:    paths,
-		OnLoad: func(set *customization.Set, err error) {
-			if err != nil {
-				log.Error("customization files not reloaded: keeping the previous ones", "error", err)
-				return
-			}
-			l.source.SetFiles(set, l.fileWebhooks)
-		},
-	}
+// change, until ctx is done, by the rules of customization.Reloader: a
+// file whose new contents do not load, or would drop every operation it
+// defined, keeps its last good version; w reports what each reload did.
+func (l *liveRegistry) watchFiles(ctx context.Context, paths []string, w *fileWatch) error {
+	// A scratch registry: the Source installs the layers.
+	reloader := w.reloader(interpreter.NewRegistry(), l.engine, paths, func(set *customization.Set) {
+		l.source.SetFiles(set, l.fileWebhooks)
+	})
 	return reloader.Start(ctx)
 }

@@ -99,8 +99,12 @@ standard error (or --access-log FILE): time, operation, kind, HTTP status,
 code, response flags (UO overflow, RL rate limited, UT timeout, UF upstream
 failure, UH ejected, - none), milliseconds, uid.
 
-With --watch, the customization files are loaded again when they change; a
-change that does not load keeps the previous customizations.
+With --watch, the customization files are loaded again when they change,
+each on its own: a file whose new contents do not load, or would drop every
+operation it defined (0 bytes, a document cut short), keeps its last good
+version serving, with a WARN log line and
+luainterp_customization_file_reloads_total{file,outcome}, while the other
+files' changes apply; deleting a file removes its hooks (docs/reload.md).
 
 With --kubeconfig (or --in-cluster), the ResourceInterpreterCustomizations
 and ResourceInterpreterWebhookConfigurations of the API server are followed
@@ -315,7 +319,7 @@ type layerParts struct {
 // with the files merged in.
 func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, p layerParts) (*interpreter.Registry, *admission.Validator, error) {
 	if !o.kube.enabled() {
-		reg, err := o.registry(ctx, cmd, p.log, p.engine)
+		reg, err := o.registry(ctx, cmd, p)
 		if err == nil {
 			err = setWebhookLayer(cmd, reg, o.webhookConfigs, p.webhookOpts...)
 		}
@@ -332,7 +336,7 @@ func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, p layerPa
 		return nil, nil, err
 	}
 	if o.watch {
-		if err := live.watchFiles(ctx, o.customizations, p.log); err != nil {
+		if err := live.watchFiles(ctx, o.customizations, newFileWatch(p.log, cmd.ErrOrStderr(), p.gatherer)); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -349,36 +353,18 @@ func (o *serveOptions) mux(handler http.Handler, validator *admission.Validator,
 	return mux
 }
 
-// registry returns the registry to serve, its scripts run on engine: newRegistry's layers, with the
+// registry returns the registry to serve, its scripts run on p.engine: newRegistry's layers, with the
 // customizations of -f loaded once, or kept in step with their files (--watch).
-func (o *serveOptions) registry(ctx context.Context, cmd *cobra.Command, log *slog.Logger, engine *luavm.Engine) (*interpreter.Registry, error) {
+func (o *serveOptions) registry(ctx context.Context, cmd *cobra.Command, p layerParts) (*interpreter.Registry, error) {
 	if !o.watch {
-		return newRegistry(withCustomizations(o.customizations...), withIO(cmd), withEngine(engine))
+		return newRegistry(withCustomizations(o.customizations...), withIO(cmd), withEngine(p.engine))
 	}
-	reg, err := newRegistry(withIO(cmd), withEngine(engine))
+	reg, err := newRegistry(withIO(cmd), withEngine(p.engine))
 	if err != nil {
 		return nil, err
 	}
-	started := false // the first load's error is Start's; later ones are logged
-	reloader := &customization.Reloader{
-		Registry: reg,
-		Engine:   engine,
-		Paths:    o.customizations,
-		OnLoad: func(set *customization.Set, err error) {
-			if set != nil {
-				printWarnings(cmd.ErrOrStderr(), set.Warnings)
-			}
-			switch {
-			case !started:
-				started = true
-			case err != nil:
-				log.Error("customizations not reloaded: keeping the previous ones", "error", err)
-			default:
-				log.Info("customizations reloaded", "customizations", len(set.Customizations))
-			}
-		},
-	}
-	if err := reloader.Start(ctx); err != nil {
+	watch := newFileWatch(p.log, cmd.ErrOrStderr(), p.gatherer)
+	if err := watch.reloader(reg, p.engine, o.customizations, nil).Start(ctx); err != nil {
 		return nil, err
 	}
 	return reg, nil

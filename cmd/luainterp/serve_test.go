@@ -281,7 +281,7 @@ spec:
 	require.Eventually(t, func() bool { return replicas() == float64(9) }, 10*time.Second, 50*time.Millisecond)
 
 	require.NoError(t, os.WriteFile(file, []byte(script("syntax error here")), 0o644))
-	require.Eventually(t, func() bool { return strings.Contains(s.stderr.String(), "customizations not reloaded") }, 10*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(s.stderr.String(), "customization file not reloaded") }, 10*time.Second, 50*time.Millisecond)
 	assert.Equal(t, float64(9), replicas(), "a change that does not load keeps the previous customizations")
 }
 

@@ -114,10 +114,13 @@ func expand(path string) ([]string, *Error) {
 		return nil, pathError(path, err)
 	}
 	if len(names) == 0 {
-		return nil, &Error{Source: Source{File: path}, Err: errors.New("no *.yaml, *.yml or *.json file in directory")}
+		return nil, &Error{Source: Source{File: path}, Err: ErrNoManifests}
 	}
 	return names, nil
 }
+
+// ErrNoManifests is the error of a directory that holds no manifest file.
+var ErrNoManifests = errors.New("no *.yaml, *.yml or *.json file in directory")
 
 // IsManifest reports whether a file's name says it holds manifests: it
 // ends in .yaml, .yml or .json, in any case.

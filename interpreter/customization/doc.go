@@ -62,5 +62,28 @@
 //     PASS, UNSET or ERROR verdict (luainterp interpret --check).
 //   - A long-running server: a Reloader installs the layer and watches the
 //     files with fsnotify (Start, or Load then Run), swapping in a new layer
-//     after each change and keeping the last good one when a reload fails.
+//     after each change (see Reloading).
+//
+// # Reloading
+//
+// A Reloader loads each file on its own and keeps, for each, the last
+// version that loaded; the layer it installs merges them. A change is
+// held, the file's last good version going on serving while the other
+// files' changes apply, when the file's new contents:
+//
+//   - do not load (a YAML error, an unknown field, spec: null, a missing
+//     spec.customizations, a script that does not compile or lacks its
+//     function, a name another file's customization serves under);
+//   - define no operation at all where the last good version defined some:
+//     0 bytes, a comment only, a document cut before or in its kind, a
+//     document cut after a key left null ("replicaResource:");
+//   - keep a customization by name but leave it no operation.
+//
+// The last two are refused with an *EmptiedError: they are what a file
+// caught half-written looks like. Defining fewer customizations or fewer
+// operations than before is a normal edit. Deleting a file is how its
+// hooks are removed. OnFile is told each file's outcome (FileReload) and
+// OnLoad the Set serving and what does not serve. Emptied applies the same
+// rule to any new version of a customization, as kube/source does for API
+// objects.
 package customization

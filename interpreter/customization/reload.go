@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -23,29 +24,61 @@ const DefaultSettle = 100 * time.Millisecond
 
 // Reloader keeps the customization layer of a Registry in step with files
 // and directories: Load installs it once, Run reloads it whenever they
-// change, and Start does both. A reload that fails keeps the layer in
-// place, so a half-saved file never leaves the registry without
-// customizations.
+// change, and Start does both.
+//
+// Each file loads on its own. A file whose new contents do not load (a
+// YAML error, an unknown field, a script that does not compile) keeps its
+// last good version serving, and so does one whose contents look caught
+// empty or cut short (see EmptiedError), while the other files' changes
+// apply. Deleting a file removes its customizations. A name used by two
+// files serves from the one that had it first.
 type Reloader struct {
 	Registry *interpreter.Registry
 	Engine   *luavm.Engine
 	Paths    []string // files and directories, as for Load; "-" cannot be watched
-	// OnLoad, when set, is told the outcome of every load: the Set read
-	// (nil when nothing could be read) and the error that kept the
-	// previous layer, or nil when the new layer is installed.
+	// OnLoad, when set, is told the outcome of every load: the Set
+	// serving (every file's last good version, merged; nil when no layer
+	// was installed) and the error naming every file whose contents last
+	// read do not serve and every path that cannot be read, or nil when
+	// everything read serves. A watch that fails is told with a nil Set.
 	OnLoad func(*Set, error)
+	// OnFile, when set, is told what each load did with each file whose
+	// contents changed or that is gone, before OnLoad.
+	OnFile func(FileReload)
 	// Settle is how long to wait for changes to stop (DefaultSettle when zero).
 	Settle time.Duration
+
+	mu        sync.Mutex
+	files     fileSet
+	installed bool // a layer was installed
 }
 
-// Load reads the paths, builds a Layer and installs it as the registry's
-// LayerCustomization. On error the registry is left as it was.
+// Load reads the paths, loads the files that changed and installs the
+// layer of every file's last good version as the registry's
+// LayerCustomization. It returns the error naming what does not serve
+// (see OnLoad); the first Load to install a layer installs none when
+// there is one, so that a program does not start with a broken file.
 func (r *Reloader) Load() error {
-	set, err := Loader{}.Load(r.Paths...)
-	if err == nil {
-		var layer *Layer
-		if layer, err = NewLayer(r.Engine, set); err == nil {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	read, readErr := (&manifest.Reader{}).Read(r.Paths...)
+	reports := r.files.update(r.Engine, read, readErr)
+	err := r.files.err()
+	var set *Set
+	if r.installed || err == nil {
+		set = r.files.serving()
+		layer, layerErr := NewLayer(r.Engine, set)
+		if layerErr != nil {
+			// Not expected: every file's version compiled on its own.
+			err, set = errors.Join(err, layerErr), nil
+		} else {
 			r.Registry.Set(interpreter.LayerCustomization, layer)
+			r.installed = true
+		}
+	}
+	if r.OnFile != nil {
+		for _, f := range reports {
+			r.OnFile(f)
 		}
 	}
 	if r.OnLoad != nil {

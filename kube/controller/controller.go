@@ -45,6 +45,7 @@ type Controller struct {
 	host     string
 
 	queue     workqueue.TypedRateLimitingInterface[Key]
+	status    *statusLoop // nil when off (WithAggregateStatus)
 	factory   dynamicinformer.DynamicSharedInformerFactory
 	informers informers
 	templates *templates
@@ -95,12 +96,18 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 			workqueue.TypedRateLimitingQueueConfig[Key]{Name: "bindings"}),
 		factory: dynamicinformer.NewDynamicSharedInformerFactory(watch, o.resync),
 	}
-	c.templates = newTemplates(watch, c.mapper, c.enqueueTemplateBindings, o.log)
+	if c.status, err = newStatusLoop(cfg, interp, &o); err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
+	c.templates = newTemplates(watch, c.mapper, c.templateChanged, o.log)
 	c.policies = newPolicyCache(o.log)
 	if err := c.setupInformers(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
 	if c.failover, err = newFailovers(c, interp); err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
+	if err := c.setupStatus(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
 	return c, nil
@@ -126,6 +133,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	c.recorder = broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: Component})
 
 	defer c.queue.ShutDown()
+	defer c.shutdownStatus()
 	c.factory.Start(ctx.Done())
 	defer c.factory.Shutdown()
 	c.templates.start(ctx)
@@ -146,6 +154,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	if c.failover != nil {
 		c.failover.start(ctx, &wg)
 	}
+	c.runStatus(ctx, &wg)
 	<-ctx.Done()
 	c.queue.ShutDown()
 	wg.Wait()
@@ -204,6 +213,7 @@ type options struct {
 	pipeline []binding.Option
 	fence    func() error
 	failover failoverOptions
+	noStatus bool // WithAggregateStatus(false)
 }
 
 // Option configures a Controller.

@@ -63,6 +63,37 @@
 // retried with the work queue's per-item exponential back-off. Works
 // written or deleted give one Normal Event SyncWorkSucceed.
 //
+// # The status loop
+//
+// On unless WithAggregateStatus(false), it does what Karmada's
+// bindingStatus controller does (docs/status-loop.md, "In the
+// controller"): every change of a Work (its status, which Karmada's member
+// side writes, above all), of a binding or of a template brings the
+// binding to a status pass (package binding/status): the binding's
+// status.aggregatedStatus is assembled from its Works (spec/failover.md
+// fact 12) and written to its status subresource when it differs from
+// the stored one; then, when the interpreter has an AggregateStatus hook
+// for the template's kind (a customization's statusAggregation, a
+// webhook, a bundled script, a built-in handler), only .status of the
+// hook's result is compared with the template's and written to the
+// template's status subresource when it differs. A conflict reads the
+// object again (and, for a template, runs the hook again on it).
+//
+// A pass that fails (the hook's error or its deadline, a Work that cannot
+// be read, a write refused) records a Warning Event AggregateStatusFailed
+// on the binding and leaves the template's status as it was; the binding
+// is retried after a back-off of its own (1 s, doubled at each failure in
+// a row, at most 2 minutes), and events about it meanwhile wait for that
+// retry instead of running the hook again. Other bindings go on.
+//
+// The status loop has a queue, workers (as many as WithWorkers) and an
+// API client (so a token bucket) of its own: its passes and writes never
+// wait behind the Works' nor make them wait, which one queue would not
+// give — a burst of member status reports, hundreds of Works a second
+// at fleet size, would sit in front of a spec change. The controller's
+// own status writes are recognised by their resourceVersion and bring
+// the binding back neither to a reconcile nor to a pass.
+//
 // # Fencing and outages
 //
 // With WithFence (kube/leader's Elector.Fence under leader election), every
@@ -128,7 +159,8 @@
 //
 // get, list, watch and update on resourcebindings and
 // clusterresourcebindings (the finalizer, and the failover controllers'
-// spec.clusters and spec.gracefulEvictionTasks); get, list, watch, create,
+// spec.clusters and spec.gracefulEvictionTasks), update on their status
+// subresource and on the templates' (the status loop); get, list, watch, create,
 // update and delete on works; list and watch on clusters,
 // overridepolicies and clusteroverridepolicies; list and watch on every
 // kind of resource template propagated; create and patch on events.
@@ -140,5 +172,7 @@
 // See Metrics: reconciles by outcome, Works written by operation and
 // deleted, writes per reconcile, per-cluster failures, queue depth; and
 // the failover controllers' evictions, pending tasks, waits, failures and
-// toleration resets.
+// toleration resets; status
+// passes by outcome, bindings' and templates' status writes, the status
+// queue's depth.
 package controller

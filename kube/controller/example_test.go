@@ -13,7 +13,7 @@ import (
 func ExampleNewMetrics() {
 	m := controller.NewMetrics()
 	prometheus.NewRegistry().MustRegister(m)
-	descs := make(chan *prometheus.Desc, 16)
+	descs := make(chan *prometheus.Desc, 64)
 	m.Describe(descs)
 	close(descs)
 	name := regexp.MustCompile(`fqName: "([^"]+)"`)
@@ -28,6 +28,17 @@ func ExampleNewMetrics() {
 	// luainterp_controller_writes_per_reconcile
 	// luainterp_controller_cluster_failures_total
 	// luainterp_controller_queue_depth
+	// luainterp_controller_fenced_writes_total
+	// luainterp_controller_refusals_total
+	// luainterp_controller_failover_evictions_total
+	// luainterp_controller_failover_tasks_pending
+	// luainterp_controller_failover_waiting
+	// luainterp_controller_failover_failures_total
+	// luainterp_controller_failover_toleration_resets_total
+	// luainterp_controller_status_passes_total
+	// luainterp_controller_binding_status_writes_total
+	// luainterp_controller_template_status_writes_total
+	// luainterp_controller_status_queue_depth
 }
 
 // Keys name bindings in the work queue and in logs.

@@ -261,17 +261,3 @@ func next[T comparable](ctx context.Context, q workqueue.TypedRateLimitingInterf
 	}
 	return true
 }
-
-// cachedBinding returns the binding of key from the informers' cache; nil
-// when it is not there.
-func (c *Controller) cachedBinding(key Key) *unstructured.Unstructured {
-	inf := c.informers.bindings
-	if key.Cluster {
-		inf = c.informers.clusterBindings
-	}
-	obj, exists, _ := inf.GetStore().GetByKey(key.storeKey())
-	if !exists {
-		return nil
-	}
-	return unwrap(obj)
-}

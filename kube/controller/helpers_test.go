@@ -95,8 +95,14 @@ func withoutServerFields(u *unstructured.Unstructured) *unstructured.Unstructure
 // run starts a controller until the test ends and returns its metrics.
 func (c *cluster) run(opts ...controller.Option) *controller.Metrics {
 	c.t.Helper()
+	return c.runWith(registry(), opts...)
+}
+
+// runWith is run with the interpreter reg.
+func (c *cluster) runWith(reg interpreter.Interpreter, opts ...controller.Option) *controller.Metrics {
+	c.t.Helper()
 	m := controller.NewMetrics()
-	ctrl, err := controller.New(c.cfg, registry(), append([]controller.Option{controller.WithMetrics(m)}, opts...)...)
+	ctrl, err := controller.New(c.cfg, reg, append([]controller.Option{controller.WithMetrics(m)}, opts...)...)
 	require.NoError(c.t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -359,7 +365,8 @@ func reconciles(t testing.TB, m *controller.Metrics) float64 {
 }
 
 // letGo plays Karmada's execution controller for a deleted Work: once it
-// is being deleted, its finalizer is removed, and it is gone.
+// is being deleted, its finalizer is removed, and it is gone (or another
+// of its name was made).
 func (c *cluster) letGo(namespace, name string) *unstructured.Unstructured {
 	c.t.Helper()
 	ref := &unstructured.Unstructured{}
@@ -373,7 +380,10 @@ func (c *cluster) letGo(namespace, name string) *unstructured.Unstructured {
 		return deleting != nil && deleting.GetDeletionTimestamp() != nil
 	}), "work %s/%s is not being deleted", namespace, name)
 	c.update(ref, func(u *unstructured.Unstructured) { u.SetFinalizers(nil) })
-	require.True(c.t, assertEventually(func() bool { return c.get(ref) == nil }), "work %s/%s is still there", namespace, name)
+	require.True(c.t, assertEventually(func() bool {
+		now := c.get(ref)
+		return now == nil || now.GetUID() != deleting.GetUID() // gone, or made again
+	}), "work %s/%s is still there", namespace, name)
 	return deleting
 }
 

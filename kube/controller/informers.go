@@ -54,7 +54,7 @@ func (c *Controller) setupInformers() error {
 		if err := inf.AddIndexers(bindingIndexers); err != nil {
 			return err
 		}
-		if _, err := inf.AddEventHandler(handler(func(u *unstructured.Unstructured) { c.enqueue(bindingKey(u)) })); err != nil {
+		if _, err := inf.AddEventHandler(c.bindingHandler()); err != nil {
 			return err
 		}
 	}
@@ -112,15 +112,6 @@ func (c *Controller) workDeleted(u *unstructured.Unstructured) {
 			t := unstructured.Unstructured{Object: obj}
 			c.enqueueIndexed(byTemplate, templateIndex(t.GetAPIVersion(), t.GetKind(), t.GetNamespace(), t.GetName()))
 		}
-	}
-}
-
-// handler calls f for every added, updated and deleted object.
-func handler(f func(*unstructured.Unstructured)) cache.ResourceEventHandlerFuncs {
-	return cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { call(f, obj) },
-		UpdateFunc: func(_, obj any) { call(f, obj) },
-		DeleteFunc: func(obj any) { call(f, obj) },
 	}
 }
 

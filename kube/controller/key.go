@@ -81,13 +81,20 @@ func templateIndex(apiVersion, kind, namespace, name string) string {
 
 // bindingExists reports whether the binding k is in the informers' cache,
 // being deleted or not.
-func (c *Controller) bindingExists(k Key) bool {
+func (c *Controller) bindingExists(k Key) bool { return c.cachedBinding(k) != nil }
+
+// cachedBinding returns the binding of key from the informers' cache; nil
+// when it is not there.
+func (c *Controller) cachedBinding(key Key) *unstructured.Unstructured {
 	inf := c.informers.bindings
-	if k.Cluster {
+	if key.Cluster {
 		inf = c.informers.clusterBindings
 	}
-	_, exists, _ := inf.GetStore().GetByKey(k.storeKey())
-	return exists
+	obj, exists, _ := inf.GetStore().GetByKey(key.storeKey())
+	if !exists {
+		return nil
+	}
+	return unwrap(obj)
 }
 
 // confined returns an error when a binding names a template it may not

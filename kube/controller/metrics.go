@@ -22,7 +22,8 @@ const (
 //	luainterp_controller_fenced_writes_total              writes not sent because the process no longer held its Lease (WithFence)
 //	luainterp_controller_refusals_total{reason}           what the controller refused to do: a template outside the binding's namespace, a Work another binding owns
 //
-// and the failover controllers' (failoverMetrics).
+// the failover controllers' (failoverMetrics) and the status loop's
+// (statusMetrics).
 type Metrics struct {
 	reconciles      *prometheus.CounterVec
 	written         *prometheus.CounterVec
@@ -34,6 +35,7 @@ type Metrics struct {
 	fenced          prometheus.Counter
 	refusals        *prometheus.CounterVec
 	failover        failoverMetrics
+	status          statusMetrics
 }
 
 // NewMetrics returns unregistered metrics.
@@ -77,6 +79,7 @@ func NewMetrics() *Metrics {
 			Help: "What the controller refused to do, by reason (the Event reason on the binding).",
 		}, []string{"reason"}),
 		failover: newFailoverMetrics(),
+		status:   newStatusMetrics(),
 	}
 }
 
@@ -95,6 +98,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return append([]prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth, m.fenced, m.refusals},
-		m.failover.collectors()...)
+	all := []prometheus.Collector{m.reconciles, m.written, m.deleted, m.conflicts, m.writesPerSync, m.clusterFailures, m.queueDepth, m.fenced, m.refusals}
+	all = append(all, m.failover.collectors()...)
+	return append(all, m.status.collectors()...)
 }

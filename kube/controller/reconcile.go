@@ -14,6 +14,7 @@ import (
 
 	"github.com/luainterp/luainterp/binding"
 	"github.com/luainterp/luainterp/binding/api"
+	"github.com/luainterp/luainterp/failover"
 )
 
 // BindingFinalizer is the finalizer the controller puts on bindings, so
@@ -38,7 +39,7 @@ const (
 
 // purgeWait is how long a binding waits for the Work of a cluster purged
 // Directly to go before it is reconciled again.
-const purgeWait = 5 * time.Second
+const purgeWait = failover.PurgeWait
 
 // result is the outcome of one reconcile.
 type result struct {
@@ -87,7 +88,7 @@ func (c *Controller) reconcile(ctx context.Context, key Key) (res result) {
 		res.writes++
 	}
 	works := c.worksOf(key)
-	expected := expectedClusters(&b.Spec)
+	expected := failover.RetainedClusters(&b.Spec)
 	n, err := c.deleteWorks(ctx, key, func(w *unstructured.Unstructured) bool {
 		cluster, _ := workCluster(w)
 		return !expected[cluster]
@@ -211,32 +212,13 @@ func (c *Controller) worksOf(key Key) []*unstructured.Unstructured {
 	return works
 }
 
-// expectedClusters are the clusters a binding may have Works in: its
-// target clusters and those of graceful evictions not purged Directly.
-func expectedClusters(spec *api.ResourceBindingSpec) map[string]bool {
-	expected := map[string]bool{}
-	for _, t := range binding.TargetClusters(spec) {
-		expected[t.Name] = true
-	}
-	for _, task := range spec.GracefulEvictionTasks {
-		if task.PurgeMode != api.PurgeModeDirectly {
-			expected[task.FromCluster] = true
-		}
-	}
-	return expected
-}
-
-// purgePending reports whether a Work remains in a cluster an eviction
-// purges Directly.
+// purgePending reports whether a Work of the binding remains in a cluster
+// an eviction purges Directly (failover.DirectlyPurgedClusters).
 func purgePending(spec *api.ResourceBindingSpec, works []*unstructured.Unstructured) bool {
-	for _, task := range spec.GracefulEvictionTasks {
-		if task.PurgeMode != api.PurgeModeDirectly {
-			continue
-		}
-		for _, w := range works {
-			if cluster, _ := workCluster(w); cluster == task.FromCluster {
-				return true
-			}
+	purged := failover.DirectlyPurgedClusters(spec)
+	for _, w := range works {
+		if cluster, _ := workCluster(w); purged[cluster] {
+			return true
 		}
 	}
 	return false

@@ -20,6 +20,15 @@
 // the luainterp_kube_object_loads_total{outcome="invalid"} metric. A good
 // load gets a Normal Event (reason Loaded).
 //
+// An update of a customization that would drop every operation its last
+// good version defined (spec.customizations emptied, its keys set to null)
+// is refused as a file caught empty would be (customization.Emptied): the
+// last good version goes on serving, with a Warning Event (reason
+// EmptyRefused), a WARN log line and outcome="emptied". Deleting the
+// object is how its hooks are removed. Files merged in (WithFiles,
+// SetFiles) come from a customization.Reloader, which keeps the same rule
+// per file.
+//
 // When the API server goes away, the layers stay as they are and the
 // informers reconnect; the changes made meanwhile apply once they are back.
 // Start checks the permissions it needs (list and watch on both resources,

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -17,8 +18,9 @@ import (
 
 // The reasons of the Events a Source records on the objects it reads.
 const (
-	ReasonLoaded     = "Loaded"
-	ReasonLoadFailed = "LoadFailed"
+	ReasonLoaded       = "Loaded"
+	ReasonLoadFailed   = "LoadFailed"
+	ReasonEmptyRefused = "EmptyRefused" // a version that would drop every operation (customization.EmptiedError)
 )
 
 // component is the source of the Events.
@@ -56,11 +58,18 @@ func (s *Source) report(kind string, u *unstructured.Unstructured, serving strin
 		s.event(u, corev1.EventTypeNormal, ReasonLoaded, "loaded by luainterp"+s.operations(kind, u.GetName()))
 		return
 	}
-	s.o.metrics.objectLoads.WithLabelValues(kind, "invalid").Inc()
 	kept := "nothing of it serves"
 	if serving != "" {
 		kept = "resourceVersion " + serving + " still serves"
 	}
+	var emptied *customization.EmptiedError
+	if errors.As(err, &emptied) {
+		s.o.metrics.objectLoads.WithLabelValues(kind, "emptied").Inc()
+		log.Warn("not loaded: "+kept+"; delete the object to remove its hooks", "error", err)
+		s.event(u, corev1.EventTypeWarning, ReasonEmptyRefused, fmt.Sprintf("not loaded (%s): %v; delete the object to remove its hooks", kept, err))
+		return
+	}
+	s.o.metrics.objectLoads.WithLabelValues(kind, "invalid").Inc()
 	log.Error("not loaded: "+kept, "error", err)
 	s.event(u, corev1.EventTypeWarning, ReasonLoadFailed, fmt.Sprintf("not loaded (%s): %v", kept, err))
 }

@@ -15,9 +15,25 @@ import (
 )
 
 // setCustomization loads a new version of a customization object.
+// A version that would drop every operation its last good version defined
+// is refused as empty (customization.Emptied): deleting the object is how
+// its hooks are removed.
 func (s *Source) setCustomization(u *unstructured.Unstructured) {
 	set, err := LoadCustomization(s.engine, u)
+	if err == nil {
+		err = customization.Emptied(ObjectName(CustomizationKind, u.GetName()), s.lastGood(u.GetName()), set)
+	}
 	setObject(s, s.customizations, &s.stale.customizations, CustomizationKind, u, set, err)
+}
+
+// lastGood returns the version of the customization object name serving, nil when none does.
+func (s *Source) lastGood(name string) *customization.Set {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if o := s.customizations[name]; o != nil && o.loaded {
+		return o.good
+	}
+	return nil
 }
 
 // setWebhook loads a new version of a webhook configuration object.

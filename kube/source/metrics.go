@@ -5,7 +5,7 @@ import "github.com/prometheus/client_golang/prometheus"
 // Metrics are a Source's Prometheus metrics; register them with a
 // prometheus.Registerer. The zero value is not usable: call NewMetrics.
 //
-//	luainterp_kube_object_loads_total{kind,outcome}    objects loaded: outcome loaded, invalid or deleted
+//	luainterp_kube_object_loads_total{kind,outcome}    objects loaded: outcome loaded, invalid, emptied or deleted
 //	luainterp_kube_reloads_total{layer,outcome}        layers rebuilt: outcome ok or error
 //	luainterp_kube_last_reload_timestamp_seconds{layer} when the layer was last rebuilt without error
 //	luainterp_kube_objects{kind,state}                 objects now: state loaded (serving) or invalid (latest version refused)
@@ -21,7 +21,7 @@ func NewMetrics() *Metrics {
 	return &Metrics{
 		objectLoads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "luainterp_kube_object_loads_total",
-			Help: "ResourceInterpreterCustomizations and ResourceInterpreterWebhookConfigurations read from the API server, by kind and outcome (loaded, invalid, deleted).",
+			Help: "ResourceInterpreterCustomizations and ResourceInterpreterWebhookConfigurations read from the API server, by kind and outcome (loaded, invalid, emptied: refused for dropping every operation, deleted).",
 		}, []string{"kind", "outcome"}),
 		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "luainterp_kube_reloads_total",

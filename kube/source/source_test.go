@@ -136,3 +136,45 @@ func TestSourceAccess(t *testing.T) {
 		`watch resourceinterpretercustomizations.config.karmada.io, list resourceinterpreterwebhookconfigurations.config.karmada.io, `+
 		`watch resourceinterpreterwebhookconfigurations.config.karmada.io (grant them with a ClusterRole, as deploy/rbac.yaml does)`, err.Error())
 }
+
+func TestSourceKeepsEmptiedCustomizations(t *testing.T) {
+	cfg := env.Config(t)
+	live := startSource(t, cfg)
+	rics := newObjects(t, cfg, source.CustomizationResource)
+	const kind = "Emptied"
+	rics.create(replicaCustomization(t, "emptied", kind, returning(1)))
+	eventually(t, "good version used", func() bool { return replicasOf(live.reg, kind) == 1 })
+
+	tests := []struct {
+		name           string
+		customizations string
+	}{
+		{"spec.customizations emptied", "{}"},
+		{"its only key set to null (the API server prunes it)", "{replicaResource: null}"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			good := int32(10 + i)
+			rics.update(replicaCustomization(t, "emptied", kind, returning(int(good))))
+			eventually(t, "good version used", func() bool { return replicasOf(live.reg, kind) == good })
+			rics.update(object(t, `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: emptied}
+spec:
+  target: {apiVersion: example.io/v1, kind: Emptied}
+  customizations: `+tt.customizations+"\n"))
+			eventually(t, "refused", func() bool { return live.loads(t, source.CustomizationKind, "emptied") == float64(i+1) })
+			assert.Equal(t, good, replicasOf(live.reg, kind), "the last good version serves")
+			require.Len(t, live.source.Problems(), 1)
+			eventually(t, "EmptyRefused event", func() bool { return len(events(t, cfg, "emptied", source.ReasonEmptyRefused)) > 0 })
+			e := events(t, cfg, "emptied", source.ReasonEmptyRefused)[0]
+			assert.Equal(t, "Warning", e.Type)
+			assert.Regexp(t, `^not loaded \(resourceVersion \d+ still serves\): resourceinterpretercustomization/emptied: defines no operation, `+
+				`where its last good version defines "emptied" \(replicaResource\): refused as empty or cut short; delete the object to remove its hooks$`, e.Message)
+			assert.Contains(t, live.log.String(), `level=WARN msg="not loaded: resourceVersion`)
+		})
+	}
+	rics.delete("emptied")
+	eventually(t, "deleted customization gone", func() bool { return replicasOf(live.reg, kind) == -1 })
+	assert.Empty(t, live.source.Problems())
+}
