@@ -24,7 +24,9 @@ const WildcardAll = "*"
 type ResourceInterpreterWebhookConfiguration struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	// Webhooks are tried in order: the first whose rules match answers.
+	// Webhooks are consulted, with those of every other configuration, in
+	// the order of the string "<configuration name>/<webhook name>" (not
+	// in list order): the first whose rules match answers.
 	Webhooks []ResourceInterpreterWebhook `json:"webhooks"`
 }
 

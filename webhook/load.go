@@ -25,8 +25,10 @@ type Loader struct {
 
 // Loaded is what a Loader read.
 type Loaded struct {
-	// Configurations are the valid configurations, sorted by name: the
-	// order in which their webhooks are consulted.
+	// Configurations are the valid configurations, sorted by name. Their
+	// webhooks are consulted in the order of "<configuration name>/<webhook
+	// name>" (see package webhook/client), which is not always this order:
+	// "a-b/..." comes before "a/...".
 	Configurations []*ResourceInterpreterWebhookConfiguration
 	// Warnings are documents skipped for their kind.
 	Warnings []string
