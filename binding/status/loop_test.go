@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -165,7 +166,9 @@ func widgetLoop(t *testing.T) *status.Loop {
 	t.Helper()
 	set, err := customization.Parse("widget.yaml", []byte(widgetCustomization))
 	require.NoError(t, err)
-	layer, err := customization.NewLayer(luavm.New(luavm.WithMemoryBudget(8<<20)), set)
+	// A minute's deadline: the 32 MiB case must meet the memory budget, not
+	// the deadline, even under -race on a loaded machine.
+	layer, err := customization.NewLayer(luavm.New(luavm.WithMemoryBudget(8<<20), luavm.WithTimeout(time.Minute)), set)
 	require.NoError(t, err)
 	return status.New(interpreter.NewRegistry().Set(interpreter.LayerCustomization, layer))
 }
