@@ -114,7 +114,7 @@ return kube.accuratePodRequirements(obj.spec.template) ~= nil`),
 			customization: hostileHealth(`local s, t = string.rep("x", 30000000), {}
 for i = 1, 200 do t[i] = s end
 return #json.encode(t) > 0`),
-			want: "script exceeded its memory budget"},
+			want: "script's output exceeded its limit: json.encode"},
 		{name: "json.decode of a long text", operation: "InterpretHealth", cpu: "1",
 			customization: hostileHealth(`return json.decode("[" .. string.rep("1,", 16000000) .. "1]") ~= nil`),
 			want:          "script exceeded its memory budget: json.decode of"},
