@@ -17,8 +17,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -142,12 +140,7 @@ func TestControllerFencing(t *testing.T) {
 	ctx := context.Background()
 	kube := kubernetes.NewForConfigOrDie(cfg)
 	dyn := dynamic.NewForConfigOrDie(cfg)
-	for _, ns := range []string{"karmada-system", "fence", "karmada-es-fence-east", "karmada-es-fence-west"} {
-		_, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
-		if !apierrors.IsAlreadyExists(err) {
-			require.NoError(t, err)
-		}
-	}
+	createNamespaces(t, kube, "karmada-system", "fence", "karmada-es-fence-east", "karmada-es-fence-west")
 	resources := map[string]schema.GroupVersionResource{
 		"Cluster": controller.ClusterResource, "ResourceBinding": controller.ResourceBindingResource,
 		"Deployment": {Group: "apps", Version: "v1", Resource: "deployments"},
@@ -156,20 +149,8 @@ func TestControllerFencing(t *testing.T) {
 	require.NoError(t, os.WriteFile(objects, []byte(fenceObjects), 0o644))
 	applyFile(t, dyn, func(gvk schema.GroupVersionKind) schema.GroupVersionResource { return resources[gvk.Kind] }, objects)
 
-	const lease, leaseDuration = "luainterp-fence", 3 * time.Second
-	holder := func() string {
-		l, err := kube.CoordinationV1().Leases("karmada-system").Get(ctx, lease, metav1.GetOptions{})
-		if err != nil || l.Spec.HolderIdentity == nil {
-			return ""
-		}
-		return *l.Spec.HolderIdentity
-	}
-	candidate := func(id, kubeconfig string) *process {
-		return startProcess(t, "controller", "--kubeconfig", kubeconfig, "--metrics-address", "127.0.0.1:0",
-			"--leader-elect", "--leader-elect-identity", id, "--leader-elect-resource-name", lease,
-			"--leader-elect-lease-duration", leaseDuration.String(), "--leader-elect-renew-deadline", "2s",
-			"--leader-elect-retry-period", "500ms")
-	}
+	const lease = "luainterp-fence"
+	holder := func() string { return leaseHolder(kube, lease) }
 	replicas := func(cluster, name string) int64 { // of the Work of Deployment name
 		l, err := dyn.Resource(controller.WorkResource).Namespace("karmada-es-"+cluster).List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -184,27 +165,19 @@ func TestControllerFencing(t *testing.T) {
 		}
 		return -1
 	}
-	works := func(cluster string) int {
-		l, err := dyn.Resource(controller.WorkResource).Namespace("karmada-es-"+cluster).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return -1
-		}
-		return len(l.Items)
-	}
-
 	var firstWrites writeLog
-	first := candidate("first", firstWrites.proxy(t, cfg))
+	first := startCandidate(t, firstWrites.proxy(t, cfg), lease, "first")
 	require.Eventually(t, func() bool { return holder() == "first" }, 60*time.Second, 50*time.Millisecond, "the first never led:\n%s", first.stderr)
-	require.Eventually(t, func() bool { return works("fence-east") == 1 && works("fence-west") == 1 }, 30*time.Second, 50*time.Millisecond,
+	require.Eventually(t, func() bool { return replicas("fence-east", "api") == 2 && replicas("fence-west", "api") == 2 }, 30*time.Second, 50*time.Millisecond,
 		"the leader never wrote the Works:\n%s", first.stderr)
 	require.NotEmpty(t, firstWrites.since(time.Time{}), "the proxy saw none of the leader's writes")
-	second := candidate("second", env.KubeConfig(t))
+	second := startCandidate(t, env.KubeConfig(t), lease, "second")
 	require.Eventually(t, func() bool { return strings.Contains(second.stderr.String(), "leader observed") }, 60*time.Second, 50*time.Millisecond,
 		"the standby never read the Lease:\n%s", second.stderr)
 
 	require.NoError(t, first.cmd.Process.Signal(syscall.SIGSTOP))
 	paused := time.Now()
-	require.Eventually(t, func() bool { return holder() == "second" }, leaseDuration+5*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return holder() == "second" }, testLeaseDuration+5*time.Second, 20*time.Millisecond,
 		"the standby did not take over:\n%s", second.stderr)
 	patch := []byte(`{"spec":{"clusters":[{"name":"fence-east","replicas":3},{"name":"fence-west","replicas":1}]}}`)
 	_, err := dyn.Resource(controller.ResourceBindingResource).Namespace("fence").Patch(ctx, "api-deployment", types.MergePatchType, patch, metav1.PatchOptions{})
@@ -226,7 +199,7 @@ func TestControllerFencing(t *testing.T) {
 
 	// The old leader's watches hold the changes; it resumes, well past
 	// its lease.
-	if wait := 2*leaseDuration - time.Since(paused); wait > 0 {
+	if wait := 2*testLeaseDuration - time.Since(paused); wait > 0 {
 		time.Sleep(wait)
 	}
 	resumed := time.Now()

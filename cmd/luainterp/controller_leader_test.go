@@ -119,6 +119,45 @@ func applyFile(t *testing.T, dyn dynamic.Interface, gvr func(schema.GroupVersion
 	}
 }
 
+// The terms of the election of the tests' controller processes: short, so
+// that a takeover takes seconds.
+const (
+	testLeaseDuration = 3 * time.Second
+	testRenewDeadline = 2 * time.Second
+	testRetryPeriod   = 500 * time.Millisecond
+)
+
+// startCandidate runs `luainterp controller --leader-elect` as identity id
+// for the Lease karmada-system/lease, with the API server of kubeconfig.
+func startCandidate(t *testing.T, kubeconfig, lease, id string) *process {
+	t.Helper()
+	return startProcess(t, "controller", "--kubeconfig", kubeconfig, "--metrics-address", "127.0.0.1:0",
+		"--leader-elect", "--leader-elect-identity", id, "--leader-elect-resource-name", lease,
+		"--leader-elect-lease-duration", testLeaseDuration.String(), "--leader-elect-renew-deadline", testRenewDeadline.String(),
+		"--leader-elect-retry-period", testRetryPeriod.String())
+}
+
+// leaseHolder is the holder of the Lease karmada-system/lease, "" when
+// none or when it cannot be read.
+func leaseHolder(kube kubernetes.Interface, lease string) string {
+	l, err := kube.CoordinationV1().Leases("karmada-system").Get(context.Background(), lease, metav1.GetOptions{})
+	if err != nil || l.Spec.HolderIdentity == nil {
+		return ""
+	}
+	return *l.Spec.HolderIdentity
+}
+
+// createNamespaces creates the namespaces that do not exist yet.
+func createNamespaces(t *testing.T, kube kubernetes.Interface, names ...string) {
+	t.Helper()
+	for _, ns := range names {
+		_, err := kube.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+		if !apierrors.IsAlreadyExists(err) {
+			require.NoError(t, err)
+		}
+	}
+}
+
 // haObjects are the template, the binding and the Clusters of the test.
 const haObjects = `apiVersion: cluster.karmada.io/v1alpha1
 kind: Cluster
@@ -164,12 +203,7 @@ func TestControllerLeaderTakeover(t *testing.T) {
 	ctx := context.Background()
 	kube := kubernetes.NewForConfigOrDie(cfg)
 	dyn := dynamic.NewForConfigOrDie(cfg)
-	for _, ns := range []string{"karmada-system", "ha", "karmada-es-ha-east", "karmada-es-ha-west"} {
-		_, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
-		if !apierrors.IsAlreadyExists(err) {
-			require.NoError(t, err)
-		}
-	}
+	createNamespaces(t, kube, "karmada-system", "ha", "karmada-es-ha-east", "karmada-es-ha-west")
 	mapper := func(gvk schema.GroupVersionKind) schema.GroupVersionResource {
 		resources := map[string]schema.GroupVersionResource{
 			"Cluster": controller.ClusterResource, "ResourceBinding": controller.ResourceBindingResource,
@@ -190,20 +224,9 @@ func TestControllerLeaderTakeover(t *testing.T) {
 	applyFile(t, dyn, mapper, objects)
 
 	kubeconfig := kubeConfigFile(t, env.User(t, "system:serviceaccount:karmada-system:luainterp-controller", "system:serviceaccounts"))
-	const lease, leaseDuration = "luainterp-controller", 3 * time.Second // the Lease the RBAC names
-	candidate := func(id string) *process {
-		return startProcess(t, "controller", "--kubeconfig", kubeconfig, "--metrics-address", "127.0.0.1:0",
-			"--leader-elect", "--leader-elect-identity", id,
-			"--leader-elect-lease-duration", leaseDuration.String(), "--leader-elect-renew-deadline", "2s",
-			"--leader-elect-retry-period", "500ms")
-	}
-	holder := func() string {
-		l, err := kube.CoordinationV1().Leases("karmada-system").Get(ctx, lease, metav1.GetOptions{})
-		if err != nil || l.Spec.HolderIdentity == nil {
-			return ""
-		}
-		return *l.Spec.HolderIdentity
-	}
+	const lease = "luainterp-controller" // the Lease the RBAC names
+	candidate := func(id string) *process { return startCandidate(t, kubeconfig, lease, id) }
+	holder := func() string { return leaseHolder(kube, lease) }
 	replicas := func(cluster string) int64 {
 		w, err := dyn.Resource(controller.WorkResource).Namespace("karmada-es-"+cluster).List(ctx, metav1.ListOptions{})
 		if err != nil || len(w.Items) != 1 {
@@ -239,14 +262,14 @@ func TestControllerLeaderTakeover(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), replicas("ha-east"), "the Works changed with no leader")
 
-	bound := leaseDuration + 3*time.Second // expiry, one retry late, and the standby's reconcile
+	bound := testLeaseDuration + 3*time.Second // expiry, one retry late, and the standby's reconcile
 	require.Eventually(t, func() bool { return holder() == "second" }, bound, 20*time.Millisecond, "the standby did not take over:\n%s", second.stderr)
 	took := time.Since(killed)
 	require.Eventually(t, func() bool { return replicas("ha-east") == 3 && replicas("ha-west") == 1 }, bound, 20*time.Millisecond,
 		"the standby did not apply the change:\n%s", second.stderr)
 	applied := time.Since(killed)
 	t.Logf("leader killed: the standby holds the Lease after %s and the Works have the new replicas after %s (lease duration %s)",
-		took.Round(time.Millisecond), applied.Round(time.Millisecond), leaseDuration)
+		took.Round(time.Millisecond), applied.Round(time.Millisecond), testLeaseDuration)
 
 	// A leader stopped by SIGTERM releases the Lease once its reconciles
 	// are done: the next standby takes it at its next try.

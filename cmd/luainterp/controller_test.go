@@ -15,8 +15,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -38,12 +36,7 @@ func TestControllerCommand(t *testing.T) {
 	env.InstallCRD(t, "../../testdata/crds/apps.kruise.io_clonesets.yaml")
 	kube := kubernetes.NewForConfigOrDie(cfg)
 	dyn := dynamic.NewForConfigOrDie(cfg)
-	for _, ns := range []string{"shop", "karmada-es-eu-ams", "karmada-es-ap-sgp"} {
-		_, err := kube.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
-		if !apierrors.IsAlreadyExists(err) {
-			require.NoError(t, err)
-		}
-	}
+	createNamespaces(t, kube, "shop", "karmada-es-eu-ams", "karmada-es-ap-sgp")
 	stored := t.TempDir()
 	store := func(file string, gvr schema.GroupVersionResource, keep func(*unstructured.Unstructured) bool) string {
 		var docs []string

@@ -15,14 +15,8 @@ func (c *Controller) WorkStore() cache.Store { return c.informers.works.GetStore
 // ApplyWork writes one Work as a reconcile of its binding (named by its
 // annotations) does.
 func (c *Controller) ApplyWork(ctx context.Context, w *api.Work) (bool, error) {
-	key, _ := workOwner(&unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"annotations": toAny(w.Annotations)}}})
+	u := &unstructured.Unstructured{}
+	u.SetAnnotations(w.Annotations)
+	key, _ := workOwner(u)
 	return c.applyWork(ctx, key, w)
-}
-
-func toAny(m map[string]string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
