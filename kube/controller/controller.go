@@ -183,19 +183,28 @@ func (c *Controller) next(ctx context.Context) bool {
 	res := c.reconcile(ctx, key)
 	c.o.metrics.reconciles.WithLabelValues(res.outcome()).Inc()
 	c.o.metrics.writesPerSync.Observe(float64(res.writes))
-	switch {
-	case res.err != nil && (ctx.Err() != nil || errors.Is(res.err, ErrFenced)): // cut short by the shutdown or the lease's loss
-		c.queue.AddRateLimited(key)
-	case res.err != nil:
+	if requeue(ctx, c.queue, key, res.after, res.err) {
 		c.o.log.Error("reconcile failed: retrying", "binding", key.String(), "error", res.err, "retries", c.queue.NumRequeues(key))
-		c.queue.AddRateLimited(key)
-	case res.after > 0:
-		c.queue.Forget(key)
-		c.queue.AddAfter(key, res.after)
-	default:
-		c.queue.Forget(key)
 	}
 	return true
+}
+
+// requeue puts item back in q as the outcome of its pass says: after a
+// failure with the queue's per-item back-off, after after when it is set,
+// not at all otherwise. It reports whether err is a failure to tell: not
+// one cut short by the shutdown or by the loss of the Lease (ErrFenced).
+func requeue[T comparable](ctx context.Context, q workqueue.TypedRateLimitingInterface[T], item T, after time.Duration, err error) (failed bool) {
+	switch {
+	case err != nil:
+		q.AddRateLimited(item)
+		return ctx.Err() == nil && !errors.Is(err, ErrFenced)
+	case after > 0:
+		q.Forget(item)
+		q.AddAfter(item, after)
+	default:
+		q.Forget(item)
+	}
+	return false
 }
 
 // enqueue puts a binding in the queue.

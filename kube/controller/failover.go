@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -246,18 +245,9 @@ func next[T comparable](ctx context.Context, q workqueue.TypedRateLimitingInterf
 	}
 	defer q.Done(item)
 	after, err := run(ctx, item)
-	switch {
-	case err != nil && (ctx.Err() != nil || errors.Is(err, ErrFenced)):
-		q.AddRateLimited(item)
-	case err != nil:
+	if requeue(ctx, q, item, after, err) {
 		f.c.o.metrics.failover.failures.WithLabelValues(name).Inc()
 		f.c.o.log.Error("failover pass failed: retrying", "controller", name, "item", item, "error", err, "retries", q.NumRequeues(item))
-		q.AddRateLimited(item)
-	case after > 0:
-		q.Forget(item)
-		q.AddAfter(item, after)
-	default:
-		q.Forget(item)
 	}
 	return true
 }
