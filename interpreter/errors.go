@@ -16,6 +16,21 @@ var ErrNoHook = errors.New("no hook")
 // the caller may retry later, and nothing about the object is wrong.
 var ErrOverloaded = errors.New("overloaded")
 
+// The limits a call of a script can run into, matched with errors.Is on
+// the *ScriptError the call returns. They are the framework's words, so
+// that a caller (a circuit breaker, the webhook server's access log, a
+// metric) can tell them apart without linking the engine that raises
+// them.
+var (
+	// ErrTimeout: the call ran past its deadline (the engine's timeout,
+	// or the caller's context deadline if that is earlier).
+	ErrTimeout = errors.New("script ran past its deadline")
+	// ErrMemoryLimit: the call allocated past the engine's memory budget,
+	// or asked a string function for a result larger than the budget
+	// allows.
+	ErrMemoryLimit = errors.New("script exceeded its memory budget")
+)
+
 // NoHookError says that no hook answers Operation for objects of kind GVK.
 type NoHookError struct {
 	GVK       schema.GroupVersionKind

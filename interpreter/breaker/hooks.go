@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
-	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
 // LayerFunc says which layer answers an operation for a kind, as
@@ -37,7 +36,7 @@ func (k hookKey) String() string {
 // none) with a breaker of bs, the hooks of layers only when layers are
 // given (the Lua ones, say): the hook is ejected after
 // ConsecutiveFailures calls in a row that ran past their deadline or
-// their memory budget (luavm.ErrTimeout, luavm.ErrMemoryLimit), and while
+// their memory budget (interpreter.ErrTimeout, interpreter.ErrMemoryLimit), and while
 // ejected its calls fail at once with an *EjectedError inside an error
 // naming the hook; its calls still running or waiting for a Lua state
 // when it is ejected are stopped with that error too, so that a backlog of
@@ -96,7 +95,7 @@ func hookOutcome(ctx context.Context, err error) Outcome {
 		return Success
 	case errors.Is(err, interpreter.ErrOverloaded), errors.Is(ctx.Err(), context.Canceled):
 		return Ignored
-	case errors.Is(err, luavm.ErrTimeout), errors.Is(err, luavm.ErrMemoryLimit):
+	case errors.Is(err, interpreter.ErrTimeout), errors.Is(err, interpreter.ErrMemoryLimit):
 		return Failure
 	}
 	return Success

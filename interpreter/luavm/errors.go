@@ -17,18 +17,24 @@ import (
 // The limits a call can run into, matched with errors.Is on the
 // *interpreter.ScriptError a call returns.
 var (
-	// ErrTimeout: the call ran past its deadline (WithTimeout, or the
-	// caller's context deadline if that is earlier).
-	ErrTimeout = errors.New("script ran past its deadline")
-	// ErrMemoryLimit: the call allocated past the engine's memory budget,
-	// or asked a string function for a result larger than the budget allows.
-	ErrMemoryLimit = errors.New("script exceeded its memory budget")
+	// ErrTimeout is interpreter.ErrTimeout: the call ran past its
+	// deadline (WithTimeout, or the caller's context deadline if that is
+	// earlier).
+	//
+	// Deprecated: use interpreter.ErrTimeout, which this is.
+	ErrTimeout = interpreter.ErrTimeout
+	// ErrMemoryLimit is interpreter.ErrMemoryLimit: the call allocated
+	// past the engine's memory budget, or asked a string function for a
+	// result larger than the budget allows.
+	//
+	// Deprecated: use interpreter.ErrMemoryLimit, which this is.
+	ErrMemoryLimit = interpreter.ErrMemoryLimit
 	// ErrOutputLimit: a result, or the text of a json.encode, was longer
 	// as JSON than the engine's output limit (WithOutputLimit). It is one
 	// of the call's budgets, so an error matching it matches
 	// ErrMemoryLimit too: what stops a hook that runs out of memory (a
 	// circuit breaker, a metric) stops one that writes too much.
-	ErrOutputLimit error = &budgetError{msg: "script's output exceeded its limit", budget: ErrMemoryLimit}
+	ErrOutputLimit error = &budgetError{msg: "script's output exceeded its limit", budget: interpreter.ErrMemoryLimit}
 )
 
 // budgetError is a sentinel that is one kind of a broader budget's.

@@ -3,7 +3,9 @@ package luavm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -11,6 +13,41 @@ import (
 
 	"github.com/luainterp/luainterp/interpreter"
 )
+
+// TestLimitsAreTheFrameworks: the limits luavm raises are package
+// interpreter's sentinels, and its deprecated names are the same errors,
+// so errors.Is holds whichever name raised and whichever name asks.
+func TestLimitsAreTheFrameworks(t *testing.T) {
+	e := New(WithTimeout(20*time.Millisecond), WithOutputLimit(1<<10))
+	widget := &unstructured.Unstructured{Object: map[string]any{"kind": "Widget"}}
+	tests := []struct {
+		name, script string
+		call         func(interpreter.Typed) error
+		is           []error
+	}{
+		{"a deadline", "function InterpretHealth(obj) while true do end end",
+			func(h interpreter.Typed) error { _, err := h.InterpretHealth(context.Background(), widget); return err },
+			[]error{interpreter.ErrTimeout, ErrTimeout}},
+		{"the output limit", "function AggregateStatus(obj, items) obj.status = {text = string.rep('x', 4096)} return obj end",
+			func(h interpreter.Typed) error {
+				_, err := h.AggregateStatus(context.Background(), widget, nil)
+				return err
+			},
+			[]error{interpreter.ErrMemoryLimit, ErrMemoryLimit, ErrOutputLimit}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := e.Compile(tt.name, tt.script)
+			require.NoError(t, err)
+			err = tt.call(e.Hook(s))
+			for _, target := range tt.is {
+				assert.ErrorIs(t, err, target)
+			}
+		})
+	}
+	assert.ErrorIs(t, fmt.Errorf("wrapped: %w", ErrTimeout), interpreter.ErrTimeout)
+	assert.ErrorIs(t, fmt.Errorf("wrapped: %w", interpreter.ErrMemoryLimit), ErrMemoryLimit)
+}
 
 // TestScriptErrorsShowWhere checks what a ScriptError says about where a
 // script failed: the line and its text, the column where it is known, the

@@ -108,7 +108,7 @@ end`)
 		panic(err)
 	}
 	_, err = e.Hook(s).InterpretHealth(context.Background(), deployment())
-	fmt.Println(errors.Is(err, luavm.ErrTimeout))
+	fmt.Println(errors.Is(err, interpreter.ErrTimeout))
 	fmt.Println(err)
 	// Output:
 	// true

@@ -20,3 +20,8 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// Upstream names the webhook that failed; it is how a server that asked
+// this client in turn (webhook/server's access log) tells an upstream
+// failure from its own without importing this package.
+func (e *Error) Upstream() string { return e.Webhook }

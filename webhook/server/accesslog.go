@@ -13,8 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
-	"github.com/luainterp/luainterp/interpreter/luavm"
-	"github.com/luainterp/luainterp/webhook/client"
 )
 
 // The response flags of the access log and of the response_flags_total
@@ -42,12 +40,20 @@ type ejectedError interface {
 	Ejected() bool
 }
 
+// upstreamError is an error of a remote webhook asked in turn (the
+// client layer's *client.Error): the server names its failure without
+// linking the client.
+type upstreamError interface {
+	error
+	Upstream() string
+}
+
 // responseFlags returns the flags of a call that failed with err (nil
 // for none); timedOut says the handler answered at its deadline.
 func responseFlags(err error, timedOut bool) []string {
 	var flags []string
 	var ejected ejectedError
-	var upstream *client.Error
+	var upstream upstreamError
 	switch {
 	case isRateLimited(err):
 		flags = append(flags, FlagRateLimited)
@@ -58,7 +64,7 @@ func responseFlags(err error, timedOut bool) []string {
 	case errors.As(err, &upstream):
 		flags = append(flags, FlagUpstreamFailure)
 	}
-	if timedOut || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, luavm.ErrTimeout) {
+	if timedOut || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, interpreter.ErrTimeout) {
 		flags = append(flags, FlagTimeout)
 	}
 	return flags

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/interpreter"
-	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/webhook"
 )
 
@@ -127,7 +126,7 @@ func answerFor(wire *webhook.ResourceInterpreterRequest, op interpreter.Operatio
 			code = int(relayed.Code) // a webhook asked in turn failed: its code stands
 		case errors.Is(res.err, interpreter.ErrNoHook):
 			code = http.StatusNotImplemented
-		case errors.Is(res.err, context.DeadlineExceeded), errors.Is(res.err, luavm.ErrTimeout):
+		case errors.Is(res.err, context.DeadlineExceeded), errors.Is(res.err, interpreter.ErrTimeout):
 			code = http.StatusGatewayTimeout // the caller's deadline or the engine's: a deadline either way
 		case isRateLimited(res.err):
 			// Refused for want of a token: HTTP 429, with when to retry.
