@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
@@ -59,7 +59,7 @@ func BenchmarkRun(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := Run(context.Background(), widget.Interpreter{}, c); r.Status != Pass {
+		if r := Run(context.Background(), interptest.Interpreter{}, c); r.Status != Pass {
 			b.Fatal(r.Failures, r.Differences)
 		}
 	}

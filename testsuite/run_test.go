@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/widget"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/testsuite/compare"
 )
 
@@ -18,7 +18,7 @@ func TestRunPassing(t *testing.T) {
 	require.Len(t, cases, 9)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			r := Run(context.Background(), widget.Interpreter{}, c)
+			r := Run(context.Background(), interptest.Interpreter{}, c)
 			assert.Empty(t, r.Failures)
 			assert.Empty(t, r.Differences)
 			assert.Equal(t, Pass, r.Status)
@@ -36,7 +36,7 @@ func TestRunUnchecked(t *testing.T) {
 	}
 	for name, unchecked := range want {
 		t.Run(name, func(t *testing.T) {
-			r := Run(context.Background(), widget.Interpreter{}, caseNamed(t, cases, name))
+			r := Run(context.Background(), interptest.Interpreter{}, caseNamed(t, cases, name))
 			assert.Equal(t, unchecked, r.Unchecked)
 		})
 	}
@@ -86,14 +86,14 @@ func TestRunFailing(t *testing.T) {
 	require.Len(t, cases, len(tests)+1) // and the panic, below
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Run(context.Background(), widget.Interpreter{}, caseNamed(t, cases, tt.name))
+			r := Run(context.Background(), interptest.Interpreter{}, caseNamed(t, cases, tt.name))
 			assert.Equal(t, Fail, r.Status)
 			assert.Equal(t, tt.failures, r.Failures)
 			assert.Equal(t, tt.diff, compare.Format(r.Differences))
 		})
 	}
 	t.Run("interpreter that panics", func(t *testing.T) {
-		r := Run(context.Background(), widget.Interpreter{}, caseNamed(t, cases, "interpreter that panics"))
+		r := Run(context.Background(), interptest.Interpreter{}, caseNamed(t, cases, "interpreter that panics"))
 		assert.Equal(t, Fail, r.Status)
 		require.Len(t, r.Failures, 1)
 		first, _, _ := strings.Cut(r.Failures[0], "\n")

@@ -12,14 +12,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 )
 
 // goLayer answers every suite with the widget interpreter, whatever its
 // customizations say: the Lua layer is tested end to end by the command.
-func goLayer(*customization.Set) (interpreter.Interpreter, error) { return widget.Interpreter{}, nil }
+func goLayer(*customization.Set) (interpreter.Interpreter, error) {
+	return interptest.Interpreter{}, nil
+}
 
 func TestFind(t *testing.T) {
 	tests := []struct {
@@ -91,7 +93,7 @@ func TestLoad(t *testing.T) {
 			require.NoError(t, err)
 			assert.NotEmpty(t, s.Cases)
 			assert.NotEmpty(t, s.Customizations.Customizations)
-			assert.Equal(t, widget.Interpreter{}, s.Interpreter)
+			assert.Equal(t, interptest.Interpreter{}, s.Interpreter)
 		})
 	}
 }

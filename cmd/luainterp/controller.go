@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/luainterp/luainterp/binding"
-	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/kube/controller"
 	"github.com/luainterp/luainterp/kube/source"

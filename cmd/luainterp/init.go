@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/scaffold"
 	"github.com/luainterp/luainterp/internal/manifest"
-	"github.com/luainterp/luainterp/internal/scaffold"
 )
 
 // initOptions are the flags of `luainterp init`.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 )

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/scaffold"
 	"github.com/luainterp/luainterp/internal/manifest"
-	"github.com/luainterp/luainterp/internal/scaffold"
 )
 
 // editor returns the command line of the user's editor: $KUBE_EDITOR, as

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/widget"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/webhook/server"
 )
@@ -57,7 +57,7 @@ func TestLayersWebhookConfig(t *testing.T) {
 }
 
 func TestInterpretWebhookConfig(t *testing.T) {
-	srv := httptest.NewServer(server.New(widget.Interpreter{}))
+	srv := httptest.NewServer(server.New(interptest.Interpreter{}))
 	t.Cleanup(srv.Close)
 	config := widgetWebhooks(t, srv.URL, `"*"`)
 	object := writeFile(t, "widget.yaml", widgetYAML)

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/luainterp/luainterp/builtin"
-	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"

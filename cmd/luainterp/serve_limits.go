@@ -7,7 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/breaker"
 	"github.com/luainterp/luainterp/interpreter/bulkhead"

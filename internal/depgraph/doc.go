@@ -7,6 +7,15 @@
 //     package interpreter (ErrTimeout, ErrMemoryLimit), never through
 //     luavm, so they depend on no gopher-lua, gopher-luar or luavm
 //     package.
+//   - internal/ is the ground floor: its packages (leaves that the rest
+//     share, such as jsontext, jsonvalue, quantity, manifest and layout)
+//     import none of interpreter, webhook, testsuite, binding, builtin,
+//     kube, scripts, failover or cmd, not even in their tests. The CLI's pieces live under cmd/luainterp/internal/, the
+//     test interpreter is interpreter/interptest, the README's example
+//     is examples/readme.
+//   - interpreter/ is the framework: it imports none of the packages
+//     built on it (builtin, scripts, binding, webhook, testsuite, kube,
+//     failover, cmd).
 //
 // The tests read the graph from `go list -json`, which they run from the
 // module's root, so they need the go command on PATH.

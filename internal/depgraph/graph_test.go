@@ -19,11 +19,13 @@ const module = "github.com/luainterp/luainterp"
 
 // pkg is a package as `go list -json` describes it.
 type pkg struct {
-	ImportPath string
-	Dir        string
-	GoFiles    []string
-	Imports    []string
-	Deps       []string
+	ImportPath   string
+	Dir          string
+	GoFiles      []string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+	Deps         []string
 }
 
 // listPackages returns every package of the module, by import path.
@@ -31,7 +33,7 @@ func listPackages(t *testing.T) map[string]pkg {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
 	require.NoError(t, err, "the go command reads the package graph")
-	cmd := exec.Command(goCmd, "list", "-json=ImportPath,Dir,GoFiles,Imports,Deps", "./...")
+	cmd := exec.Command(goCmd, "list", "-json=ImportPath,Dir,GoFiles,Imports,TestImports,XTestImports,Deps", "./...")
 	cmd.Dir = "../.."
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -78,6 +80,55 @@ func TestProtocolStackLinksNoLuaVM(t *testing.T) {
 					require.False(t, under(dep, f), "%s depends on %s", name, dep)
 				}
 			}
+		})
+	}
+}
+
+// TestFloors: no package imports one of a floor above its own. The
+// ground floor, internal/, imports none of the framework or what is
+// built on it, not even in its tests (a test double or a CLI piece that
+// needs a higher package lives beside what it serves); it may import
+// deploy/crds, the CRD files, which import nothing of the module. The
+// framework, interpreter/, imports none of the packages built on it.
+func TestFloors(t *testing.T) {
+	pkgs := listPackages(t)
+	higher := func(floors ...string) func(string) bool {
+		return func(path string) bool {
+			for _, f := range floors {
+				if under(path, module+"/"+f) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	tests := []struct {
+		floor     string
+		withTests bool
+		above     func(string) bool
+	}{
+		{"internal", true, higher("interpreter", "webhook", "testsuite", "binding", "builtin", "kube", "scripts", "failover", "cmd", "examples", "hack")},
+		{"interpreter", false, higher("builtin", "scripts", "binding", "webhook", "testsuite", "kube", "failover", "cmd", "examples", "hack", "deploy")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.floor, func(t *testing.T) {
+			found := false
+			for path, p := range pkgs {
+				if !under(path, module+"/"+tt.floor) {
+					continue
+				}
+				found = true
+				imports := p.Imports
+				if tt.withTests {
+					imports = append(append(imports, p.TestImports...), p.XTestImports...)
+				}
+				for _, imp := range imports {
+					if tt.above(imp) {
+						t.Errorf("%s imports %s, a floor above its own", strings.TrimPrefix(path, module+"/"), strings.TrimPrefix(imp, module+"/"))
+					}
+				}
+			}
+			require.True(t, found, "the floor has packages")
 		})
 	}
 }

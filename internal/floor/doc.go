@@ -6,6 +6,8 @@
 //
 // The fixed answer is the one the webhook under measure gives to the same
 // request (Template), so that both write a response of the same shape and
-// size. hack/benchserve serves it over TLS beside `luainterp serve`;
-// webhook/server's BenchmarkHandler runs it in process beside the handler.
+// size; a request is one of the answer's apiVersion and kind, so the
+// floor needs no word of the webhook package. hack/benchserve serves it
+// over TLS beside `luainterp serve`; webhook/server's BenchmarkHandler
+// runs it in process beside the handler.
 package floor

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-
-	"github.com/luainterp/luainterp/webhook"
 )
 
 // MaxBodyBytes bounds the body the floor reads, as a webhook must.
@@ -35,24 +33,34 @@ type request struct {
 	} `json:"request"`
 }
 
-// Template is a fixed answer split around its uid's value.
+// Template is a fixed answer split around its uid's value, and the
+// apiVersion and kind a request must have: the answer's own.
 type Template struct {
-	before, after []byte
+	before, after    []byte
+	apiVersion, kind string
 }
 
 // NewTemplate returns the template of answer, an answer to a request of
-// uid; it fails when answer does not say that uid once.
+// uid; it fails when answer does not say that uid once, or names no
+// apiVersion or kind.
 func NewTemplate(answer []byte, uid string) (Template, error) {
 	quoted, err := json.Marshal(uid)
 	if err != nil {
 		return Template{}, err
+	}
+	var typeMeta struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := json.Unmarshal(answer, &typeMeta); err != nil || typeMeta.APIVersion == "" || typeMeta.Kind == "" {
+		return Template{}, fmt.Errorf("the answer %.80s…: want a JSON object with its apiVersion and kind", answer)
 	}
 	field := append([]byte(`"uid":`), quoted...)
 	if bytes.Count(answer, field) != 1 {
 		return Template{}, fmt.Errorf("the answer %.80s…: want its uid %s once", answer, quoted)
 	}
 	i := bytes.Index(answer, field) + len(`"uid":`)
-	return Template{before: answer[:i], after: answer[i+len(quoted):]}, nil
+	return Template{before: answer[:i], after: answer[i+len(quoted):], apiVersion: typeMeta.APIVersion, kind: typeMeta.Kind}, nil
 }
 
 // Handler returns the floor, answering t with each request's uid.
@@ -65,7 +73,7 @@ func Handler(t Template) http.Handler {
 		}
 		var review request
 		if err := json.Unmarshal(body, &review); err != nil || review.Request == nil ||
-			review.APIVersion != webhook.APIVersion || review.Kind != webhook.ContextKind {
+			review.APIVersion != t.apiVersion || review.Kind != t.kind {
 			http.Error(w, "not a ResourceInterpreterContext request", http.StatusBadRequest)
 			return
 		}
@@ -74,7 +82,7 @@ func Handler(t Template) http.Handler {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		w.Header().Set("Content-Type", webhook.ContentType)
+		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(t.before)
 		_, _ = w.Write(uid)
 		_, _ = w.Write(t.after)

@@ -23,6 +23,8 @@ func TestNewTemplate(t *testing.T) {
 		{"no uid", strings.Replace(answer, `"uid":"bench-1",`, "", 1), true},
 		{"another uid", strings.Replace(answer, "bench-1", "bench-2", 1), true},
 		{"the uid twice", strings.Replace(answer, `"replicas":3`, `"uid":"bench-1"`, 1), true},
+		{"no kind", strings.Replace(answer, `"kind":"ResourceInterpreterContext",`, "", 1), true},
+		{"not JSON", `"uid":"bench-1"`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,6 +50,8 @@ func TestHandler(t *testing.T) {
 		{"no request", `{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext"}`,
 			http.StatusBadRequest, "not a ResourceInterpreterContext request\n"},
 		{"not JSON", `{`, http.StatusBadRequest, "not a ResourceInterpreterContext request\n"},
+		{"another kind", `{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterWebhookConfiguration","request":{"uid":"u-3"}}`,
+			http.StatusBadRequest, "not a ResourceInterpreterContext request\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

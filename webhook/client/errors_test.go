@@ -19,8 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/webhook"
 	"github.com/luainterp/luainterp/webhook/client"
 	"github.com/luainterp/luainterp/webhook/internal/testcert"
@@ -63,11 +63,11 @@ func TestCallErrors(t *testing.T) {
 		want    string // the error after "webhook widgets.example.com: InterpretHealth: "; %s is the uid
 	}{
 		{
-			name: "the operation fails", handler: server.New(widget.Interpreter{}), obj: objectOf(widget.BrokenKind),
+			name: "the operation fails", handler: server.New(interptest.Interpreter{}), obj: objectOf(interptest.BrokenKind),
 			want: "failed (code 500): InterpretHealth: broken on purpose",
 		},
 		{
-			name: "the webhook has no hook", handler: server.New(widget.Interpreter{}), obj: objectOf(schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Gadget"}),
+			name: "the webhook has no hook", handler: server.New(interptest.Interpreter{}), obj: objectOf(schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Gadget"}),
 			want: "failed (code 501): InterpretHealth: InterpretHealth hook for example.io/v1, Kind=Gadget not found",
 		},
 		{
@@ -125,8 +125,8 @@ func TestCallErrors(t *testing.T) {
 }
 
 func TestCallFailureIsStatusError(t *testing.T) {
-	layer := newLayer(t, serveInterpreter(t, widget.Interpreter{}))
-	_, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), objectOf(widget.BrokenKind))
+	layer := newLayer(t, serveInterpreter(t, interptest.Interpreter{}))
+	_, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), objectOf(interptest.BrokenKind))
 	var se *webhook.StatusError
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, int32(http.StatusInternalServerError), se.Code)
@@ -177,9 +177,9 @@ func TestWebhookTimeout(t *testing.T) {
 func TestNoMatchingWebhook(t *testing.T) {
 	only := webhook.RuleWithOperations{Operations: []string{"InterpretHealth"},
 		Rule: webhook.Rule{APIGroups: []string{"example.io"}, APIVersions: []string{"v1"}, Kinds: []string{"Widget"}}}
-	layer := newLayer(t, serveInterpreter(t, widget.Interpreter{}, only))
-	assert.True(t, layer.HookEnabled(widget.Kind, interpreter.InterpretHealth))
-	assert.False(t, layer.HookEnabled(widget.Kind, interpreter.InterpretReplica))
+	layer := newLayer(t, serveInterpreter(t, interptest.Interpreter{}, only))
+	assert.True(t, layer.HookEnabled(interptest.Kind, interpreter.InterpretHealth))
+	assert.False(t, layer.HookEnabled(interptest.Kind, interpreter.InterpretReplica))
 
 	_, _, err := interpreter.Typed{Interpreter: layer}.GetReplicas(context.Background(), widgetObject())
 	require.ErrorIs(t, err, interpreter.ErrNoHook)
@@ -187,7 +187,7 @@ func TestNoMatchingWebhook(t *testing.T) {
 }
 
 func TestTLS(t *testing.T) {
-	srv, ca := serveTLS(t, server.New(widget.Interpreter{}))
+	srv, ca := serveTLS(t, server.New(interptest.Interpreter{}))
 	other := testcert.NewCA(t, "another CA")
 	tests := []struct {
 		name     string
@@ -215,7 +215,7 @@ func TestTLS(t *testing.T) {
 }
 
 func TestServiceWebhook(t *testing.T) {
-	srv, ca := serveTLS(t, server.New(widget.Interpreter{}), "widgets.webhooks.svc")
+	srv, ca := serveTLS(t, server.New(interptest.Interpreter{}), "widgets.webhooks.svc")
 	config := configuration("c", "widgets.example.com", "", ca.PEM)
 	port, path := int32(8443), "/interpret"
 	config.Webhooks[0].ClientConfig.URL = nil
@@ -254,7 +254,7 @@ func TestNewErrors(t *testing.T) {
 func TestWebhookOrder(t *testing.T) {
 	var hits [2]atomic.Int32
 	hitting := func(i int) http.Handler {
-		h := server.New(widget.Interpreter{})
+		h := server.New(interptest.Interpreter{})
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits[i].Add(1); h.ServeHTTP(w, r) })
 	}
 	first, firstCA := serveTLS(t, hitting(0))
@@ -263,7 +263,7 @@ func TestWebhookOrder(t *testing.T) {
 	layer := newLayer(t,
 		configuration("b-second", "second.example.com", second.URL, secondCA.PEM),
 		configuration("a-first", "first.example.com", first.URL, firstCA.PEM))
-	name, ok := layer.Webhook(widget.Kind, interpreter.InterpretHealth)
+	name, ok := layer.Webhook(interptest.Kind, interpreter.InterpretHealth)
 	require.True(t, ok)
 	assert.Equal(t, "first.example.com", name)
 	_, err := interpreter.Typed{Interpreter: layer}.InterpretHealth(context.Background(), widgetObject())
@@ -309,7 +309,7 @@ func TestWebhookOrderAsKarmada(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			name, ok := newLayer(t, tt.configs...).Webhook(widget.Kind, interpreter.InterpretHealth)
+			name, ok := newLayer(t, tt.configs...).Webhook(interptest.Kind, interpreter.InterpretHealth)
 			require.True(t, ok)
 			assert.Equal(t, tt.want, name)
 		})
@@ -322,7 +322,7 @@ func TestRequestAsKarmadaSends(t *testing.T) {
 		request             map[string]any
 	}
 	requests := make(chan seen, 8)
-	h := server.New(widget.Interpreter{})
+	h := server.New(interptest.Interpreter{})
 	srv, ca := serveTLS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		require.NoError(t, err)

@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/breaker"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/webhook"
 	"github.com/luainterp/luainterp/webhook/client"
 	"github.com/luainterp/luainterp/webhook/server"
@@ -37,7 +37,7 @@ type flaky struct {
 }
 
 func newFlaky() *flaky {
-	return &flaky{held: make(chan struct{}, 1), release: make(chan struct{}), answer: server.New(widget.Interpreter{})}
+	return &flaky{held: make(chan struct{}, 1), release: make(chan struct{}), answer: server.New(interptest.Interpreter{})}
 }
 
 func (f *flaky) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -12,8 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/builtin"
-	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/testsuite"
 	"github.com/luainterp/luainterp/testsuite/compare"
 )
@@ -39,7 +39,7 @@ func resultsJSON(t *testing.T, resp interpreter.Response) string {
 // TestRoundTrip asks every operation through a webhook and directly: the
 // answers are the same.
 func TestRoundTrip(t *testing.T) {
-	layer := newLayer(t, serveInterpreter(t, widget.Interpreter{}))
+	layer := newLayer(t, serveInterpreter(t, interptest.Interpreter{}))
 	observed := widgetObject()
 	observed.Object["spec"].(map[string]any)["paused"] = true
 	tests := []interpreter.Request{
@@ -60,7 +60,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, req := range tests {
 		t.Run(req.Operation.String(), func(t *testing.T) {
 			ctx := context.Background()
-			want, err := widget.Interpreter{}.Interpret(ctx, req)
+			want, err := interptest.Interpreter{}.Interpret(ctx, req)
 			require.NoError(t, err)
 			got, err := layer.Interpret(ctx, req)
 			require.NoError(t, err)

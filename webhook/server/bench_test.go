@@ -14,8 +14,8 @@ import (
 
 	"github.com/luainterp/luainterp/builtin"
 	"github.com/luainterp/luainterp/internal/floor"
-	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/webhook"
 )
 
@@ -27,7 +27,7 @@ import (
 // floor/ beside it: the bare net/http handler of internal/floor, which
 // decodes the same request and writes the handler's answer.
 func BenchmarkHandler(b *testing.B) {
-	widgets := New(widget.Interpreter{})
+	widgets := New(interptest.Interpreter{})
 	builtins := New(interpreter.NewRegistry().Set(interpreter.LayerBuiltin, builtin.New()))
 	deployment := benchDeployment(b)
 	requests := []struct {

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/widget"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/webhook/internal/testcert"
 )
 
@@ -38,7 +38,7 @@ func TestCertReloader(t *testing.T) {
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	srv := &http.Server{Handler: NewMux(New(widget.Interpreter{}), nil, nil), TLSConfig: reloader.TLSConfig()}
+	srv := &http.Server{Handler: NewMux(New(interptest.Interpreter{}), nil, nil), TLSConfig: reloader.TLSConfig()}
 	go func() { _ = srv.ServeTLS(ln, "", "") }()
 	defer srv.Close()
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/luainterp/luainterp/internal/widget"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/webhook"
 )
 
@@ -26,7 +26,7 @@ func FuzzHandler(f *testing.F) {
 	f.Add(strings.ReplaceAll(review("InterpretHealth", widgetObject, ""), "Widget", "Panicking"))
 	f.Add(`{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","request":{"uid":"u","operation":"Retain","object":{}}}`)
 	f.Add(`[]`)
-	h := New(widget.Interpreter{}, WithMaxBodyBytes(64<<10), WithTimeout(20*time.Millisecond)) // a Slow costs 20ms
+	h := New(interptest.Interpreter{}, WithMaxBodyBytes(64<<10), WithTimeout(20*time.Millisecond)) // a Slow costs 20ms
 	f.Fuzz(func(t *testing.T, body string) {
 		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")

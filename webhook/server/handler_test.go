@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/widget"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 )
 
 const widgetObject = `{"apiVersion":"example.io/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns"},
@@ -49,7 +49,7 @@ func post(t *testing.T, url, contentType, body string) (int, string) {
 }
 
 func TestHandlerOperations(t *testing.T) {
-	srv := httptest.NewServer(New(widget.Interpreter{}))
+	srv := httptest.NewServer(New(interptest.Interpreter{}))
 	defer srv.Close()
 	tests := []struct {
 		name, request, want string
@@ -127,7 +127,7 @@ func TestHandlerOperations(t *testing.T) {
 }
 
 func TestHandlerFailures(t *testing.T) {
-	srv := httptest.NewServer(New(widget.Interpreter{}, WithMaxBodyBytes(2048)))
+	srv := httptest.NewServer(New(interptest.Interpreter{}, WithMaxBodyBytes(2048)))
 	defer srv.Close()
 	// of asks op about an object of kind instead of a Widget.
 	of := func(kind, op string) string {
@@ -227,7 +227,7 @@ func TestHandlerFailures(t *testing.T) {
 }
 
 func TestHandlerMethod(t *testing.T) {
-	srv := httptest.NewServer(New(widget.Interpreter{}))
+	srv := httptest.NewServer(New(interptest.Interpreter{}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL)
 	require.NoError(t, err)

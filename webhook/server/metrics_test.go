@@ -10,14 +10,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/widget"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 )
 
 func TestMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m := NewMetrics()
 	reg.MustRegister(m)
-	srv := httptest.NewServer(NewMux(New(widget.Interpreter{}, WithMetrics(m)), reg, nil))
+	srv := httptest.NewServer(NewMux(New(interptest.Interpreter{}, WithMetrics(m)), reg, nil))
 	defer srv.Close()
 
 	post(t, srv.URL, "application/json", review("InterpretHealth", widgetObject, ""))

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/widget"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 )
 
 func get(t *testing.T, url string) (int, string) {
@@ -32,7 +32,7 @@ func TestMux(t *testing.T) {
 		}
 		return nil
 	}
-	srv := httptest.NewServer(NewMux(New(widget.Interpreter{}), nil, ready))
+	srv := httptest.NewServer(NewMux(New(interptest.Interpreter{}), nil, ready))
 	defer srv.Close()
 
 	tests := []struct {

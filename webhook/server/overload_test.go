@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/widget"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/bulkhead"
 	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/interptest"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/interpreter/ratelimit"
 )
@@ -25,7 +25,7 @@ import (
 func TestHandlerOverloaded(t *testing.T) {
 	b, err := bulkhead.New(bulkhead.Limits{MaxRequests: 1})
 	require.NoError(t, err)
-	h := New(b.Middleware()(widget.Interpreter{}))
+	h := New(b.Middleware()(interptest.Interpreter{}))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	slow := strings.ReplaceAll(review("InterpretStatus", widgetObject, ""), `"kind":"Widget"`, `"kind":"Slow"`)
@@ -39,7 +39,7 @@ func TestHandlerOverloaded(t *testing.T) {
 		}
 		close(first)
 	}()
-	require.Eventually(t, func() bool { return b.InFlight(widget.SlowKind, interpreter.InterpretStatus) == 1 }, time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return b.InFlight(interptest.SlowKind, interpreter.InterpretStatus) == 1 }, time.Second, time.Millisecond)
 
 	status, body := post(t, srv.URL, "application/json", slow)
 	assert.Equal(t, http.StatusServiceUnavailable, status)
@@ -92,7 +92,7 @@ spec:
 func TestHandlerRateLimited(t *testing.T) {
 	l, err := ratelimit.New(ratelimit.Bucket{MaxTokens: 1, TokensPerFill: 1, FillInterval: time.Hour}, ratelimit.PerServer)
 	require.NoError(t, err)
-	h := New(l.Middleware()(widget.Interpreter{}))
+	h := New(l.Middleware()(interptest.Interpreter{}))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	health := review("InterpretHealth", widgetObject, "")

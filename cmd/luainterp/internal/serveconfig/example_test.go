@@ -3,7 +3,7 @@ package serveconfig_test
 import (
 	"fmt"
 
-	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 )
 
 func ExampleParse() {

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter/breaker"
 	"github.com/luainterp/luainterp/interpreter/ratelimit"
 )
@@ -35,7 +35,7 @@ func TestDefault(t *testing.T) {
 }
 
 func TestLoadExample(t *testing.T) {
-	c, err := serveconfig.Load("../../testdata/examples/serve.yaml")
+	c, err := serveconfig.Load("../../../../testdata/examples/serve.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, 4000, c.LocalRateLimit.TokenBucket.MaxTokens)
 	assert.Equal(t, ratelimit.PerServer, c.LocalRateLimit.ScopeValue())

@@ -1,6 +1,10 @@
-// Package widget is a small Go interpreter for tests: it answers every
-// operation for example.io/v1 Widget, and misbehaves on purpose for the
-// other kinds it knows, so that the callers' guards can be tested:
+// Package interptest is a small Go interpreter for tests, as
+// net/http/httptest is a server for them: a caller of an
+// interpreter.Interpreter (a registry layer, a webhook server or client,
+// a test runner) tests its guards against it without a Lua engine or a
+// script. It answers every operation for example.io/v1 Widget, and
+// misbehaves on purpose for the other kinds it knows, so that the
+// callers' guards can be tested:
 //
 //	example.io/v1 Broken     every operation fails with ErrBroken
 //	example.io/v1 Panicking  every operation panics
@@ -16,4 +20,4 @@
 //	status                     InterpretStatus returns it whole
 //	status.phase               InterpretHealth: healthy when "Ready", an error when unset
 //	spec.configMaps            InterpretDependency: ConfigMaps of those names in the Widget's namespace
-package widget
+package interptest

@@ -25,7 +25,7 @@ func TestDetect(t *testing.T) {
 			var target Target
 			if tt.crd != "" {
 				var err error
-				target, err = ReadCRD(&manifest.Reader{}, "../../testdata/crds/"+tt.crd, schema.GroupVersionKind{})
+				target, err = ReadCRD(&manifest.Reader{}, "../../../../testdata/crds/"+tt.crd, schema.GroupVersionKind{})
 				require.NoError(t, err)
 			}
 			assert.Equal(t, tt.want, detect(target.Schema))
@@ -42,7 +42,7 @@ func TestLuaField(t *testing.T) {
 // TestRequired: the required fields are filled in from the schema's
 // defaults, enums and types.
 func TestRequired(t *testing.T) {
-	target, err := ReadCRD(&manifest.Reader{}, "../../testdata/crds/apps.kruise.io_clonesets.yaml", schema.GroupVersionKind{Version: "v1beta1"})
+	target, err := ReadCRD(&manifest.Reader{}, "../../../../testdata/crds/apps.kruise.io_clonesets.yaml", schema.GroupVersionKind{Version: "v1beta1"})
 	require.NoError(t, err)
 	obj := sampleObject(target, detect(target.Schema), true)
 	spec := obj["spec"].(map[string]any)
