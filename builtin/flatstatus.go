@@ -1,6 +1,10 @@
 package builtin
 
-import "math"
+import (
+	"math"
+
+	"github.com/luainterp/luainterp/internal/jsontext"
+)
 
 // A member's reflected workload status (Deployment, ReplicaSet,
 // StatefulSet, DaemonSet) is a flat JSON object of whole numbers. The
@@ -20,109 +24,66 @@ type flatStatus interface {
 
 // readFlat reads raw into s when it is a JSON object of whole numbers
 // whose every key s takes; otherwise it reports false, with s maybe
-// partly filled.
+// partly filled. Its tokens are internal/jsontext's Lexer's, which the
+// other JSON readers share.
 func readFlat(raw []byte, s flatStatus) bool {
-	r := flatReader{data: raw}
-	if !r.next('{') {
+	l := jsontext.Lexer{Data: raw}
+	if !l.Next('{') {
 		return false
 	}
-	if r.next('}') {
-		return r.end()
+	if l.Next('}') {
+		return l.End()
 	}
 	for {
-		key, ok := r.key()
-		if !ok || !r.next(':') {
+		key, ok := flatKey(&l)
+		if !ok || !l.Next(':') {
 			return false
 		}
-		n, ok := r.number()
+		n, ok := flatNumber(&l)
 		if !ok || !s.setField(key, n) {
 			return false
 		}
-		if r.next('}') {
-			return r.end()
+		if l.Next('}') {
+			return l.End()
 		}
-		if !r.next(',') {
+		if !l.Next(',') {
 			return false
 		}
 	}
 }
 
-// flatReader scans the JSON text data from i.
-type flatReader struct {
-	data []byte
-	i    int
-}
-
-func (r *flatReader) space() {
-	for r.i < len(r.data) {
-		switch r.data[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
-	}
-}
-
-// next skips space and takes c if it comes next.
-func (r *flatReader) next(c byte) bool {
-	r.space()
-	if r.i < len(r.data) && r.data[r.i] == c {
-		r.i++
-		return true
-	}
-	return false
-}
-
-// end reports whether nothing but space is left.
-func (r *flatReader) end() bool {
-	r.space()
-	return r.i == len(r.data)
-}
-
-// key takes a string of plain ASCII without escapes and returns its bytes.
-func (r *flatReader) key() ([]byte, bool) {
-	if !r.next('"') {
+// flatKey takes a string of plain ASCII without escapes and returns its
+// bytes.
+func flatKey(l *jsontext.Lexer) ([]byte, bool) {
+	if l.Space() != '"' {
 		return nil, false
 	}
-	start := r.i
-	for ; r.i < len(r.data); r.i++ {
-		switch c := r.data[r.i]; {
-		case c == '"':
-			r.i++
-			return r.data[start : r.i-1], true
-		case c == '\\' || c < 0x20 || c >= 0x80:
-			return nil, false
-		}
-	}
-	return nil, false
+	key, kind, ok := l.ScanString()
+	return key, ok && kind == 0
 }
 
-// number takes an integer as JSON writes one (-?(0|[1-9][0-9]*)) that
-// fits an int64, and nothing that would make it a fraction or exponent.
-func (r *flatReader) number() (int64, bool) {
-	r.space()
-	negative := r.i < len(r.data) && r.data[r.i] == '-'
-	if negative {
-		r.i++
+// flatNumber takes an integer as JSON writes one (-?(0|[1-9][0-9]*))
+// that fits an int64, and nothing that would make it a fraction or
+// exponent.
+func flatNumber(l *jsontext.Lexer) (int64, bool) {
+	if c := l.Space(); c != '-' && (c < '0' || c > '9') {
+		return 0, false
 	}
-	start := r.i
+	text, integer, where := l.ScanNumber()
+	if where != "" || !integer {
+		return 0, false
+	}
+	negative := text[0] == '-'
+	if negative {
+		text = text[1:]
+	}
 	var n uint64
-	for ; r.i < len(r.data) && r.data[r.i] >= '0' && r.data[r.i] <= '9'; r.i++ {
-		d := uint64(r.data[r.i] - '0')
+	for _, c := range text {
+		d := uint64(c - '0')
 		if n > (math.MaxUint64-d)/10 {
 			return 0, false
 		}
 		n = n*10 + d
-	}
-	digits := r.i - start
-	if digits == 0 || digits > 1 && r.data[start] == '0' {
-		return 0, false
-	}
-	if r.i < len(r.data) {
-		if c := r.data[r.i]; c == '.' || c == 'e' || c == 'E' {
-			return 0, false
-		}
 	}
 	switch {
 	case !negative && n <= math.MaxInt64:

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/luainterp/luainterp/internal/jsontext"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -38,7 +39,7 @@ func DecodeRequestBody(body []byte) (wire *ResourceInterpreterRequest, req inter
 		return nil, req, false
 	}
 	s := newScanner(body)
-	if wire, ok = s.context(); !ok || !s.end() {
+	if wire, ok = s.context(); !ok || !s.End() {
 		return nil, req, false
 	}
 	obj := wire.Object.Object.(*unstructured.Unstructured).Object
@@ -166,11 +167,11 @@ func (s *scanner) replicas(n **int32) bool {
 	if s.null() {
 		return true
 	}
-	if c := s.space(); c != '-' && (c < '0' || c > '9') {
+	if c := s.Space(); c != '-' && (c < '0' || c > '9') {
 		return false
 	}
-	text, fraction, ok := s.numberText()
-	if !ok || fraction {
+	text, integer, where := s.ScanNumber()
+	if where != "" || !integer {
 		return false
 	}
 	i, err := strconv.ParseInt(string(text), 10, 32)
@@ -187,11 +188,11 @@ func (s *scanner) statusItems(items *[]interpreter.AggregatedStatusItem) bool {
 	if s.null() {
 		return true
 	}
-	if !s.consume('[') || !s.enter() {
+	if !s.Next('[') || !s.enter() {
 		return false
 	}
 	*items = []interpreter.AggregatedStatusItem{}
-	if s.consume(']') {
+	if s.Next(']') {
 		s.depth--
 		return true
 	}
@@ -201,12 +202,12 @@ func (s *scanner) statusItems(items *[]interpreter.AggregatedStatusItem) bool {
 			return false
 		}
 		*items = append(*items, item)
-		if !s.consume(',') {
+		if !s.Next(',') {
 			break
 		}
 	}
 	s.depth--
-	return s.consume(']')
+	return s.Next(']')
 }
 
 // statusItem reads a member's status item; its status is checked and
@@ -244,27 +245,27 @@ func (s *scanner) statusItem(item *interpreter.AggregatedStatusItem) bool {
 // each with the scanner at its value, which field reads. A key with
 // escapes stops it.
 func (s *scanner) fields(field func(key []byte) bool) bool {
-	if !s.consume('{') || !s.enter() {
+	if !s.Next('{') || !s.enter() {
 		return false
 	}
-	if s.consume('}') {
+	if s.Next('}') {
 		s.depth--
 		return true
 	}
 	for {
-		if s.space() != '"' {
+		if s.Space() != '"' {
 			return false
 		}
-		key, escaped, ok := s.stringBytes()
-		if !ok || escaped || !s.consume(':') || !field(key) {
+		key, kind, ok := s.ScanString()
+		if !ok || kind&jsontext.Escaped != 0 || !s.Next(':') || !field(key) {
 			return false
 		}
-		if !s.consume(',') {
+		if !s.Next(',') {
 			break
 		}
 	}
 	s.depth--
-	return s.consume('}')
+	return s.Next('}')
 }
 
 // fieldSet is the fields of an object read so far, by number.
@@ -282,7 +283,7 @@ func (f *fieldSet) first(i int) bool {
 
 // str reads a string into v.
 func (s *scanner) str(v *string) bool {
-	if s.space() != '"' {
+	if s.Space() != '"' {
 		return false
 	}
 	var ok bool
@@ -292,16 +293,12 @@ func (s *scanner) str(v *string) bool {
 
 // null reads null if it comes next.
 func (s *scanner) null() bool {
-	if s.space() == 'n' && hasPrefix(s.data[s.pos:], "null") {
-		s.pos += len("null")
-		return true
-	}
-	return false
+	return s.Space() == 'n' && s.Word("null")
 }
 
 // objectValue reads an object as an Unstructured.
 func (s *scanner) objectValue() (*unstructured.Unstructured, bool) {
-	if s.space() != '{' {
+	if s.Space() != '{' {
 		return nil, false
 	}
 	m, ok := s.object()

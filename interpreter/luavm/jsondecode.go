@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/luainterp/luainterp/internal/jsontext"
 )
 
 // maxJSONDepth is how deeply decodeJSON lets values nest, as encoding/json.
-const maxJSONDepth = 10000
+const maxJSONDepth = jsontext.MaxDepth
 
 // decodeJSON decodes JSON text as encoding/json does into an any (objects
 // as map[string]any, arrays as []any, numbers as float64), at a third of
@@ -32,10 +33,10 @@ func decodeJSON(data []byte) (any, error) {
 // new tables, null as nil (no field in an object, a hole in an array),
 // numbers as Lua numbers. Those are what a script reads with no call into
 // Go, at the cost of one conversion. It shares short string values as it
-// shares keys.
+// shares keys. Its tokens are internal/jsontext's Lexer's, which the
+// other JSON readers share.
 type jsonDecoder struct {
-	data      []byte
-	i         int
+	jsontext.Lexer
 	shareKeys bool
 	keys      map[string]string // up to maxSharedKeys
 
@@ -67,54 +68,33 @@ var smallFloats = func() (fs [256]any) {
 }()
 
 func (d *jsonDecoder) decode(data []byte) (any, error) {
-	d.data, d.i = data, 0
+	d.Data, d.Pos = data, 0
 	d.fields, d.elems = d.fields[:0], d.elems[:0] // what an error left
 	d.nested = false
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
 	}
-	if d.space(); d.i < len(d.data) {
+	if !d.End() {
 		return nil, d.syntaxError("after the value")
 	}
 	return v, nil
 }
 
 func (d *jsonDecoder) syntaxError(where string) error {
-	if d.i >= len(d.data) {
+	if d.Pos >= len(d.Data) {
 		return fmt.Errorf("unexpected end of JSON input")
 	}
-	return fmt.Errorf("invalid character %q %s (offset %d)", d.data[d.i], where, d.i)
+	return fmt.Errorf("invalid character %q %s (offset %d)", d.Data[d.Pos], where, d.Pos)
 }
 
-func (d *jsonDecoder) space() {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
-
-// next skips space and reports whether the next byte is c, taking it if so.
-func (d *jsonDecoder) next(c byte) bool {
-	d.space()
-	if d.i < len(d.data) && d.data[d.i] == c {
-		d.i++
-		return true
-	}
-	return false
-}
-
-// value decodes the value at d.i, inside depth objects and arrays.
+// value decodes the value at d.Pos, inside depth objects and arrays.
 func (d *jsonDecoder) value(depth int) (any, error) {
-	d.space()
-	if d.i >= len(d.data) {
+	d.Space()
+	if d.Pos >= len(d.Data) {
 		return nil, d.syntaxError("")
 	}
-	switch c := d.data[d.i]; c {
+	switch c := d.Data[d.Pos]; c {
 	case '{', '[':
 		if depth >= maxJSONDepth {
 			return nil, fmt.Errorf("JSON nests deeper than %d levels", maxJSONDepth)
@@ -147,16 +127,13 @@ func (d *jsonDecoder) pick(v any, lv lua.LValue) any {
 	return v
 }
 
-// luaString decodes the string at d.i into a Lua string, shared with the
+// luaString decodes the string at d.Pos into a Lua string, shared with the
 // same short string met before.
 func (d *jsonDecoder) luaString() (any, error) {
-	start := d.i
-	end, plain, err := d.scanString()
+	quoted, plain, err := d.scanString()
 	if err != nil {
 		return nil, err
 	}
-	d.i = end
-	quoted := d.data[start:end]
 	if v, ok := d.strings[string(quoted)]; ok {
 		return v, nil
 	}
@@ -175,22 +152,22 @@ func (d *jsonDecoder) luaString() (any, error) {
 }
 
 func (d *jsonDecoder) object(depth int) (any, error) {
-	d.i++ // {
+	d.Pos++ // {
 	var m map[string]any
 	base := len(d.fields)
 	if d.L == nil {
 		m = map[string]any{}
 	}
-	if d.next('}') {
+	if d.Next('}') {
 		return d.made(m, base), nil
 	}
 	for {
-		d.space()
+		d.Space()
 		k, err := d.key()
 		if err != nil {
 			return nil, err
 		}
-		if !d.next(':') {
+		if !d.Next(':') {
 			return nil, d.syntaxError("after an object key")
 		}
 		v, err := d.value(depth)
@@ -202,10 +179,10 @@ func (d *jsonDecoder) object(depth int) (any, error) {
 		} else {
 			d.fields = append(d.fields, luaField{k, v.(lua.LValue)})
 		}
-		if d.next('}') {
+		if d.Next('}') {
 			return d.made(m, base), nil
 		}
-		if !d.next(',') {
+		if !d.Next(',') {
 			return nil, d.syntaxError("after an object value")
 		}
 	}
@@ -216,13 +193,10 @@ func (d *jsonDecoder) key() (string, error) {
 	if !d.shareKeys {
 		return d.string()
 	}
-	start := d.i
-	end, plain, err := d.scanString()
+	quoted, plain, err := d.scanString()
 	if err != nil {
 		return "", err
 	}
-	d.i = end
-	quoted := d.data[start:end]
 	if k, ok := d.keys[string(quoted)]; ok {
 		return k, nil
 	}
@@ -254,13 +228,13 @@ func (d *jsonDecoder) made(m map[string]any, base int) any {
 }
 
 func (d *jsonDecoder) array(depth int) (any, error) {
-	d.i++ // [
+	d.Pos++ // [
 	var a []any
 	base := len(d.elems)
 	if d.L == nil {
 		a = []any{}
 	}
-	if d.next(']') {
+	if d.Next(']') {
 		return d.madeArray(a, base), nil
 	}
 	for {
@@ -273,10 +247,10 @@ func (d *jsonDecoder) array(depth int) (any, error) {
 		} else {
 			d.elems = append(d.elems, v.(lua.LValue))
 		}
-		if d.next(']') {
+		if d.Next(']') {
 			return d.madeArray(a, base), nil
 		}
-		if !d.next(',') {
+		if !d.Next(',') {
 			return nil, d.syntaxError("after an array element")
 		}
 	}
@@ -299,47 +273,33 @@ func (d *jsonDecoder) madeArray(a []any, base int) any {
 }
 
 func (d *jsonDecoder) literal(word string) error {
-	if len(d.data)-d.i < len(word) || string(d.data[d.i:d.i+len(word)]) != word {
+	if !d.Word(word) {
 		return d.syntaxError("in a literal")
 	}
-	d.i += len(word)
 	return nil
 }
 
-// string decodes the string at d.i.
+// string decodes the string at d.Pos.
 func (d *jsonDecoder) string() (string, error) {
-	start := d.i
-	end, plain, err := d.scanString()
+	quoted, plain, err := d.scanString()
 	if err != nil {
 		return "", err
 	}
-	d.i = end
-	return d.text(d.data[start:end], plain)
+	return d.text(quoted, plain)
 }
 
-// scanString finds the end of the string at d.i, past its closing quote,
+// scanString reads the string at d.Pos and returns it with its quotes,
 // and whether it is plain: ASCII without escapes.
-func (d *jsonDecoder) scanString() (end int, plain bool, err error) {
-	if d.i >= len(d.data) || d.data[d.i] != '"' {
-		return 0, false, d.syntaxError("looking for a string")
+func (d *jsonDecoder) scanString() (quoted []byte, plain bool, err error) {
+	if d.Pos >= len(d.Data) || d.Data[d.Pos] != '"' {
+		return nil, false, d.syntaxError("looking for a string")
 	}
-	plain = true
-	for j := d.i + 1; j < len(d.data); j++ {
-		switch c := d.data[j]; {
-		case c == '"':
-			return j + 1, plain, nil
-		case c == '\\':
-			plain = false
-			j++ // the escaped byte cannot end the string
-		case c < 0x20:
-			d.i = j
-			return 0, false, d.syntaxError("in a string")
-		case c >= utf8.RuneSelf:
-			plain = false
-		}
+	start := d.Pos
+	_, kind, ok := d.ScanString()
+	if !ok {
+		return nil, false, d.syntaxError("in a string")
 	}
-	d.i = len(d.data)
-	return 0, false, d.syntaxError("")
+	return d.Data[start:d.Pos], kind == 0, nil
 }
 
 // text returns the string quoted: plain ASCII directly, anything else
@@ -353,28 +313,12 @@ func (d *jsonDecoder) text(quoted []byte, plain bool) (string, error) {
 	return s, err
 }
 
-// number decodes the number at d.i, which must follow JSON's grammar:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// number decodes the number at d.Pos, which must follow JSON's grammar.
 func (d *jsonDecoder) number() (any, error) {
-	start := d.i
-	d.skip('-')
-	switch {
-	case d.skip('0'):
-	case d.digits() == 0:
-		return nil, d.syntaxError("looking for a value")
+	text, _, where := d.ScanNumber()
+	if where != "" {
+		return nil, d.syntaxError(where)
 	}
-	if d.skip('.') && d.digits() == 0 {
-		return nil, d.syntaxError("after a decimal point")
-	}
-	if d.skip('e') || d.skip('E') {
-		if !d.skip('+') {
-			d.skip('-')
-		}
-		if d.digits() == 0 {
-			return nil, d.syntaxError("in an exponent")
-		}
-	}
-	text := d.data[start:d.i]
 	f, err := strconv.ParseFloat(string(text), 64)
 	if err != nil {
 		return nil, fmt.Errorf("number %s does not fit a float64", text)
@@ -386,21 +330,4 @@ func (d *jsonDecoder) number() (any, error) {
 		return smallFloats[i], nil
 	}
 	return f, nil
-}
-
-func (d *jsonDecoder) skip(c byte) bool {
-	if d.i < len(d.data) && d.data[d.i] == c {
-		d.i++
-		return true
-	}
-	return false
-}
-
-func (d *jsonDecoder) digits() int {
-	n := 0
-	for d.i < len(d.data) && d.data[d.i] >= '0' && d.data[d.i] <= '9' {
-		d.i++
-		n++
-	}
-	return n
 }
