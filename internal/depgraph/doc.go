@@ -16,6 +16,10 @@
 //   - interpreter/ is the framework: it imports none of the packages
 //     built on it (builtin, scripts, binding, webhook, testsuite, kube,
 //     failover, cmd).
+//   - The Lua engine's passes over gopher-lua's syntax tree are one
+//     package, interpreter/luavm/internal/luasyntax: no other package
+//     imports gopher-lua/ast, so the run-time library (lualib) and the
+//     engine hold no walk of their own.
 //
 // The tests read the graph from `go list -json`, which they run from the
 // module's root, so they need the go command on PATH.

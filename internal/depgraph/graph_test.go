@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,5 +131,24 @@ func TestFloors(t *testing.T) {
 			}
 			require.True(t, found, "the floor has packages")
 		})
+	}
+}
+
+// TestSyntaxTreeStaysInLuasyntax: the engine's passes over gopher-lua's
+// syntax tree are one package; nothing else imports the tree, not the
+// run-time library (lualib) nor the engine itself, in code or tests.
+func TestSyntaxTreeStaysInLuasyntax(t *testing.T) {
+	const tree = "github.com/yuin/gopher-lua/ast"
+	syntax := module + "/interpreter/luavm/internal/luasyntax"
+	pkgs := listPackages(t)
+	require.Contains(t, pkgs[syntax].Imports, tree, "the syntax package reads the tree")
+	for path, p := range pkgs {
+		if path == syntax {
+			continue
+		}
+		imports := append(append(p.Imports, p.TestImports...), p.XTestImports...)
+		if slices.Contains(imports, tree) {
+			t.Errorf("%s imports %s: its walk belongs in luasyntax", strings.TrimPrefix(path, module+"/"), tree)
+		}
 	}
 }

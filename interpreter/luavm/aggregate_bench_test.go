@@ -146,7 +146,7 @@ func deploymentItems(n int) []interpreter.AggregatedStatusItem {
 // steady; in lua-changed each call meets statuses no call before met on
 // that state (the worst case for the proxies it keeps, proxy.go);
 // lua-as-written compiles the script without hoisting its chains
-// (luafix.Hoist). cpu-ns/op is the process's CPU time per call, which a
+// (luasyntax.Hoist). cpu-ns/op is the process's CPU time per call, which a
 // loaded machine moves far less than ns/op.
 func BenchmarkAggregateStatus(b *testing.B) {
 	ctx := context.Background()

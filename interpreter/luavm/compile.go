@@ -13,7 +13,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/luainterp/luainterp/interpreter"
-	"github.com/luainterp/luainterp/interpreter/luavm/internal/luafix"
+	"github.com/luainterp/luainterp/interpreter/luavm/internal/luasyntax"
 )
 
 // MaxSourceSize bounds the text of one script (Karmada's own scripts are
@@ -40,7 +40,7 @@ type Script struct {
 	name   string
 	source string // the text, for the line an error shows
 	// returns holds the line of the one return statement of each operation
-	// function that has only one (see luafix.Options.Returns)
+	// function that has only one (see luasyntax.Options.Returns)
 	returns map[string]int
 	proto   *lua.FunctionProto // shared by every Script compiled from the same text
 	cover   *scriptCoverage    // nil when compiled without coverage
@@ -52,9 +52,9 @@ func (s *Script) Name() string { return s.name }
 // compiled is a cache entry: the bytecode of one source text.
 type compiled struct {
 	proto    *lua.FunctionProto
-	lines    []int           // executable lines, with coverage on
-	branches []luafix.Branch // the if statements' branches, with coverage on
-	returns  map[string]int  // see Script.returns
+	lines    []int              // executable lines, with coverage on
+	branches []luasyntax.Branch // the if statements' branches, with coverage on
+	returns  map[string]int     // see Script.returns
 }
 
 // scriptCache keeps compiled scripts by their text, the most recently
@@ -142,7 +142,7 @@ func (c *scriptCache) size() (scripts int, bytes int64) {
 // information with gopher-lua's slices and headers. Held against the heap
 // of TestCompiledSize's scripts, it is within a fifth of what they take.
 func compiledSize(source string, c *compiled) int64 {
-	size := int64(len(source)) + cacheEntryBytes + int64(len(c.lines))*8 + int64(len(c.branches))*int64(unsafe.Sizeof(luafix.Branch{})) + int64(len(c.returns))*64
+	size := int64(len(source)) + cacheEntryBytes + int64(len(c.lines))*8 + int64(len(c.branches))*int64(unsafe.Sizeof(luasyntax.Branch{})) + int64(len(c.returns))*64
 	return size + protoSize(c.proto)
 }
 
@@ -181,17 +181,17 @@ func protoSize(p *lua.FunctionProto) int64 {
 // keeps to itself takes in a function, whatever it holds: room for 32.
 const protoStringConstants = 32 * 16
 
-// compile parses source, rewrites it (see luafix.Rewrite) and compiles it
+// compile parses source, rewrites it (see luasyntax.Rewrite) and compiles it
 // to bytecode. With hoist and without coverage, the chain reads it
-// repeats are hoisted first (luafix.Hoist); should that chunk not
+// repeats are hoisted first (luasyntax.Hoist); should that chunk not
 // compile, the script is compiled as written, which reports the error if
 // it has one.
 func compile(source string, cover, hoist bool) (*compiled, error) {
 	if len(source) > MaxSourceSize {
 		return nil, &interpreter.ScriptError{Err: fmt.Errorf("script is %d bytes, more than the %d allowed", len(source), MaxSourceSize)}
 	}
-	var nesting *luafix.NestingError
-	if err := luafix.CheckNesting(source); errors.As(err, &nesting) {
+	var nesting *luasyntax.NestingError
+	if err := luasyntax.CheckNesting(source); errors.As(err, &nesting) {
 		return nil, &interpreter.ScriptError{Line: nesting.Line, Source: sourceLine(source, nesting.Line), Err: err}
 	}
 	if hoist && !cover {
@@ -219,11 +219,11 @@ func build(source string, cover, hoist bool) (entry *compiled, hoisted int, err 
 		return nil, 0, se
 	}
 	if hoist {
-		chunk, hoisted = luafix.Hoist(chunk)
+		chunk, hoisted = luasyntax.Hoist(chunk)
 	}
 	returns := map[string]int{}
-	chunk, lines, branches, err := luafix.Rewrite(chunk, luafix.Options{Cover: cover, Results: resultFunctions, Returns: returns})
-	var limit *luafix.LimitError
+	chunk, lines, branches, err := luasyntax.Rewrite(chunk, luasyntax.Options{Cover: cover, Results: resultFunctions, Returns: returns})
+	var limit *luasyntax.LimitError
 	if errors.As(err, &limit) {
 		return nil, hoisted, &interpreter.ScriptError{Line: limit.Line, Source: sourceLine(source, limit.Line), Err: err}
 	}
@@ -274,7 +274,7 @@ func syntaxError(err error) *interpreter.ScriptError {
 }
 
 // resultFunctions are the functions whose return statements record their
-// line (see luafix.Options), so that a result of the wrong type names it.
+// line (see luasyntax.Options), so that a result of the wrong type names it.
 var resultFunctions = func() []string {
 	var names []string
 	for _, op := range interpreter.Operations() {

@@ -6,7 +6,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/luainterp/luainterp/interpreter/luavm/internal/luafix"
+	"github.com/luainterp/luainterp/interpreter/luavm/internal/luasyntax"
 )
 
 // Coverage counts, per script name, how often each executable line ran.
@@ -87,7 +87,7 @@ func (c *Coverage) Branches(script string) []BranchCount {
 // register records the executable lines and the branches of a script
 // compiled under name. A script compiled again under the same name keeps
 // its counts; the branches are those of its text, which a name stands for.
-func (c *Coverage) register(name string, lines []int, branches []luafix.Branch) *scriptCoverage {
+func (c *Coverage) register(name string, lines []int, branches []luasyntax.Branch) *scriptCoverage {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sc := c.scripts[name]

@@ -112,7 +112,9 @@
 // is stored sparsely (see below). A call that hits a limit fails alone;
 // its state is discarded and the process carries on. What the engine
 // does in place of gopher-lua's matcher, string functions, tail calls and
-// unbounded parsing is in internal/luafix, which says why for each.
+// unbounded parsing is in internal/luasyntax (the passes over the syntax
+// tree, at compile time) and internal/lualib (the library a call runs
+// with), which say why for each.
 //
 // A call in a return statement (return f(x)) is an ordinary call, not a
 // tail call: it takes a frame of the 200, so an endless tail recursion

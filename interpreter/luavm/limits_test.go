@@ -105,7 +105,7 @@ function InterpretHealth(obj) return f(1, 2) end`},
 		{"through pcall", `local depth = 0
 local function f() depth = depth + 1; pcall(f); return depth end
 function InterpretHealth(obj) f(); error("depth " .. depth) end`},
-		// A tail call is an ordinary call (see luafix.Rewrite), so an endless
+		// A tail call is an ordinary call (see luasyntax.Rewrite), so an endless
 		// one overflows the call stack instead of running to its deadline.
 		{"an endless tail call", "local function f() return f() end\nfunction InterpretHealth(obj) return f() end"},
 		{"an endless tail call through pcall", `local function f() return f() end

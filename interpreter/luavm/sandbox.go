@@ -5,7 +5,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/luainterp/luainterp/interpreter/luavm/internal/luafix"
+	"github.com/luainterp/luainterp/interpreter/luavm/internal/lualib"
 )
 
 // Sizes of each Lua state: frames of the call stack (bounding recursion)
@@ -30,7 +30,7 @@ func init() { lua.MaxArrayIndex = 1 << 18 }
 // setmetatable) are left out. print and require are the engine's own,
 // error and assert cut a long message (raiseError), and
 // next and pairs fill in lazy tables before reading them (as do os.time
-// and table.insert), and ipairs is luafix's, which allocates nothing per
+// and table.insert), and ipairs is lualib's, which allocates nothing per
 // element.
 var baseFunctions = []string{
 	"assert", "error", "next", "pcall", "select",
@@ -60,9 +60,9 @@ type state struct {
 	// module is handed to a call as, by name.
 	libMetas map[string]*lua.LTable
 	envMeta  *lua.LTable    // metatable of every call's globals
-	concat   *lua.LFunction // the bounded `..` (see luafix.Rewrite)
-	passOn   *lua.LFunction // returns its arguments, for (return) (see luafix.Rewrite)
-	// noteResult notes the line of a return statement, for (result) (see luafix.Rewrite)
+	concat   *lua.LFunction // the bounded `..` (see lualib.Rewrite)
+	passOn   *lua.LFunction // returns its arguments, for (return) (see lualib.Rewrite)
+	// noteResult notes the line of a return statement, for (result) (see lualib.Rewrite)
 	noteResult *lua.LFunction
 	lazy       *lazyTables
 
@@ -112,15 +112,15 @@ func newState(cfg *config) *state {
 	}
 	base := lib("_G")
 	str, tbl, math, os := lib("string"), lib("table"), lib("math"), lib("os")
-	bounds := &luafix.Bounds{MaxString: cfg.maxString(), Raise: st.raiseLimit}
+	bounds := &lualib.Bounds{MaxString: cfg.maxString(), Raise: st.raiseLimit}
 	st.libs["string"] = str.with(members{
 		"dump": nil, "__index": nil, "gfind": nil,
 		"rep":    fn(bounds.Rep),
 		"format": fn(bounds.Format(gfunc(str["format"]))),
-		"find":   fn(luafix.Find),
-		"match":  fn(luafix.Match),
+		"find":   fn(lualib.Find),
+		"match":  fn(lualib.Match),
 		"gsub":   fn(bounds.Gsub),
-		"gmatch": fn(luafix.Gmatch),
+		"gmatch": fn(lualib.Gmatch),
 	})
 	st.libs["table"] = tbl.with(members{
 		"concat": fn(bounds.TableConcat),
@@ -128,7 +128,7 @@ func newState(cfg *config) *state {
 	})
 	st.libs["math"] = math
 	st.libs["os"] = members{
-		"date": fn(luafix.OsDate(gfunc(os["date"]))),
+		"date": fn(lualib.OsDate(gfunc(os["date"]))),
 		"time": fn(st.materializing(gfunc(os["time"]))),
 	}
 	st.addModules(cfg.modules)
@@ -150,7 +150,7 @@ func newState(cfg *config) *state {
 	add("print", global{value: fn(st.printLine)})
 	add("require", global{value: fn(st.require)})
 	add("pairs", global{value: fn(st.pairs(base["next"]))})
-	add("ipairs", global{value: luafix.Ipairs(L)})
+	add("ipairs", global{value: lualib.Ipairs(L)})
 	st.globals["next"] = global{bit: st.globals["next"].bit, value: fn(st.materializing(gfunc(base["next"])))}
 	st.globals["error"] = global{bit: st.globals["error"].bit, value: fn(raiseError)}
 	st.globals["assert"] = global{bit: st.globals["assert"].bit, value: fn(assertion)}

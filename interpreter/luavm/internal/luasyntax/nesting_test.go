@@ -1,4 +1,4 @@
-package luafix
+package luasyntax
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package luafix_test
+package lualib_test
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/luainterp/luainterp/interpreter/luavm/internal/luafix"
+	"github.com/luainterp/luainterp/interpreter/luavm/internal/lualib"
 )
 
 // TestIpairs runs each script with gopher-lua's ipairs and with ours:
@@ -34,13 +34,13 @@ func TestIpairs(t *testing.T) {
 	}
 }
 
-// run runs script on a fresh state, with luafix's ipairs when ours.
+// run runs script on a fresh state, with lualib's ipairs when ours.
 func run(t *testing.T, script string, ours bool) (string, string) {
 	t.Helper()
 	L := lua.NewState()
 	defer L.Close()
 	if ours {
-		L.SetGlobal("ipairs", luafix.Ipairs(L))
+		L.SetGlobal("ipairs", lualib.Ipairs(L))
 	}
 	if err := L.DoString(script); err != nil {
 		return "", err.Error()
@@ -57,7 +57,7 @@ func TestIpairsAllocatesNothingPerElement(t *testing.T) {
 		L := lua.NewState()
 		defer L.Close()
 		if ours {
-			L.SetGlobal("ipairs", luafix.Ipairs(L))
+			L.SetGlobal("ipairs", lualib.Ipairs(L))
 		}
 		require.NoError(t, L.DoString(`t = {} for i = 1, 1000 do t[i] = true end
 			function walk() local n = 0 for _ in ipairs(t) do n = n + 1 end return n end`))

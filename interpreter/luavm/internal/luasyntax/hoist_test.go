@@ -1,4 +1,4 @@
-package luafix_test
+package luasyntax_test
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 
-	"github.com/luainterp/luainterp/interpreter/luavm/internal/luafix"
+	"github.com/luainterp/luainterp/interpreter/luavm/internal/luasyntax"
 )
 
 // hoistInput is the table the scripts of TestHoist read as `a`.
@@ -116,7 +116,7 @@ func TestHoistSavesReads(t *testing.T) {
 		chunk, err := parse.Parse(strings.NewReader(source), "<script>")
 		require.NoError(t, err)
 		if hoist {
-			chunk, _ = luafix.Hoist(chunk)
+			chunk, _ = luasyntax.Hoist(chunk)
 		}
 		proto, err := lua.Compile(chunk, "<script>")
 		require.NoError(t, err)
@@ -160,7 +160,7 @@ func runHoisted(t *testing.T, source string, hoist bool) (string, string, int) {
 	require.NoError(t, err)
 	hoisted := 0
 	if hoist {
-		chunk, hoisted = luafix.Hoist(chunk)
+		chunk, hoisted = luasyntax.Hoist(chunk)
 	}
 	proto, err := lua.Compile(chunk, "<script>")
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package luafix_test
+package luasyntax_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package luafix
+package luasyntax
 
 import "github.com/yuin/gopher-lua/ast"
 

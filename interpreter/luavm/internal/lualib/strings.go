@@ -1,4 +1,4 @@
-package luafix
+package lualib
 
 import (
 	"strings"

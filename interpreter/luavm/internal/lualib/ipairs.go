@@ -1,4 +1,4 @@
-package luafix
+package lualib
 
 import lua "github.com/yuin/gopher-lua"
 
