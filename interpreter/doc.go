@@ -47,7 +47,11 @@
 // # The script contract
 //
 // docs/lua-api.md in the repository has the contract in full, with the
-// modules, the sandbox and embedder modules.
+// modules, the sandbox and embedder modules. Each operation's names, its
+// function's parameters, results and help are declared once, in the
+// operations' table (Operation's LuaFunction, LuaSignature, ResultNames
+// and LuaDoc); tests hold the list below and the function table of
+// docs/lua-api.md to it.
 //
 // A Lua hook is the luaScript of one key of a ResourceInterpreterCustomization.
 // It runs once per call, in fresh globals, and must define the global

@@ -89,7 +89,7 @@ saved, or checks it without --operation, as karmadactl interpret --edit does.
 	}
 	f := cmd.Flags()
 	addCustomizationFlag(f, &o.customizations)
-	f.StringVar(&o.operation, "operation", "", "the operation to run: InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth or InterpretDependency")
+	f.StringVar(&o.operation, "operation", "", "the operation to run: "+operationList())
 	f.StringVar(&o.observedFile, "observed-file", "", "the object as a member cluster has it (YAML or JSON)")
 	f.StringVar(&o.desiredFile, "desired-file", "", "the object as the control plane wants it (YAML or JSON)")
 	f.StringVar(&o.statusFile, "status-file", "", "the member clusters' statuses: a list of AggregatedStatusItems (YAML or JSON)")

@@ -1,6 +1,12 @@
 // Package luavm is the Lua engine of luainterp: it runs the Lua hooks of
-// ResourceInterpreterCustomizations with Karmada's script contract (see
-// the interpreter package doc), on gopher-lua.
+// ResourceInterpreterCustomizations with Karmada's script contract, on
+// gopher-lua. The contract (the global functions and what they take and
+// return, the conversions between Go and Lua, the empty-table rule, the
+// sandbox) is written once for Go readers, in the interpreter package
+// doc, and once for script authors, in docs/lua-api.md; the functions'
+// names, parameters and result counts come from the operations'
+// declaration in package interpreter. This doc says how the engine keeps
+// the contract, and at what cost.
 //
 // # Getting started
 //
@@ -16,22 +22,22 @@
 // operation and the Lua line; errors.Is matches ErrTimeout,
 // ErrMemoryLimit and ErrOutputLimit when a call hits a limit.
 //
-// # Go to Lua
+// # Go to Lua and back
 //
-//   - A map with string keys becomes a table with those keys; a slice
-//     becomes a table with keys 1..n (a nil element leaves a hole).
-//   - Strings, booleans and numbers become Lua strings, booleans and
-//     numbers (Lua numbers are float64: integers past 2^53 lose precision).
-//   - nil becomes nil, so a field holding null is absent in Lua.
-//   - Each call gets new tables: a script may change its arguments freely.
+// Values convert by the contract's rules, with no JSON round trip. What
+// the engine adds:
+//
+//   - Lua numbers are float64: integers past 2^53 lose precision on the
+//     way in; a whole number within int64's range comes back an int64.
 //   - Maps are converted lazily: a table answers reads from its Go map
 //     field by field and keeps what the script sets beside it, and is
 //     filled in only when read or written raw (pairs, next, table.insert),
 //     so a call costs what the script touches, not the size of the object.
 //     A script cannot tell the difference; what it did not touch comes
-//     back from the Go maps directly, by the rules below (an int64 there
-//     stays exact, a null field is left out as it is absent in Lua), and
-//     is copied once: a result shares no memory with the arguments.
+//     back from the Go maps directly, by the contract's rules (an int64
+//     there stays exact, a null field is left out as it is absent in
+//     Lua), and is copied once: a result shares no memory with the
+//     arguments.
 //   - Status items are the exception: small, and read field by field many
 //     times over, they are made into tables up front, straight from their
 //     JSON. A flat status (strings, numbers and booleans only) that the
@@ -40,40 +46,12 @@
 //     the state keeps (no call into Go), filled in before a write or a raw
 //     read. A script cannot tell the difference either.
 //
-// # Lua to Go
-//
-//   - A table whose keys are all positive whole numbers is an array of
-//     length its largest key, holes becoming null. If the largest key is
-//     more than twice the number of elements the table is a sparse array
-//     and an error.
-//   - Any other table is an object. Its keys must be strings or numbers; a
-//     number key is written in decimal ("1").
-//   - A whole number within int64's range becomes an int64, any other
-//     number a float64. NaN and infinities are errors.
-//   - Strings and booleans stay strings and booleans. Functions and other
-//     values are errors.
-//   - A table that contains itself, tables nested more than 100 deep and
-//     results of more than 2^20 values are errors.
-//   - Empty tables: Lua cannot tell {} from []. An empty table that is the
-//     whole result is {} where an object is expected and [] where a list
-//     is. An empty table in a field is decided by the field's path (field
-//     names from the root, array positions left out) in the reference
-//     objects: {} where a reference held an empty object at that path, []
-//     where it held an empty array, and otherwise the field is dropped. An
-//     empty table inside an array with no such reference is {}. The
-//     references are the input object for ReviseReplica, desired and
-//     observed for Retain, and none for the other operations.
-//
 // # Sandbox and limits
 //
-// Scripts see the base library without collectgarbage, dofile, getfenv,
-// getmetatable, load, loadfile, loadstring, module, newproxy, rawequal,
-// rawget, rawset, setfenv and setmetatable; table; math; string without
-// dump; os with only time and date; require, which loads the preloaded
-// modules kube and json, the engine's own modules (WithModule: Go
-// functions, and Go values bridged by gopher-luar), and returns the
-// libraries above by name; and print, which writes a line to the sink of
-// WithPrint or ContextWithPrint.
+// Scripts see the contract's sandbox; require also loads the engine's
+// own modules (WithModule: Go functions, and Go values bridged by
+// gopher-luar), and print writes a line to the sink of WithPrint or
+// ContextWithPrint.
 //
 // Every call has a deadline (WithTimeout, or the context's if earlier)
 // that pcall cannot catch, and that also stops pattern matching (find,

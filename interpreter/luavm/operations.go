@@ -13,13 +13,9 @@ import (
 // the contract): what each passes its global function, and how what the
 // function returns becomes the fields of the response.
 
-// nresults returns how many values op's function returns that count.
-func nresults(op interpreter.Operation) int {
-	if op == interpreter.InterpretReplica {
-		return 2
-	}
-	return 1
-}
+// nresults returns how many values op's function returns that count:
+// one per result name of the operation's declaration.
+func nresults(op interpreter.Operation) int { return len(op.ResultNames()) }
 
 // arguments converts req's inputs to the arguments of its operation's
 // function, in a slice the next call reuses.
