@@ -73,6 +73,7 @@ func ExampleLayer_Kinds() {
 	// flink.apache.org/v1beta1 FlinkDeployment
 	// flink.apache.org/v1beta1 FlinkSessionJob
 	// helm.toolkit.fluxcd.io/v2 HelmRelease
+	// helm.toolkit.fluxcd.io/v2beta1 HelmRelease
 	// jobset.x-k8s.io/v1alpha2 JobSet
 	// kafka.strimzi.io/v1 Kafka
 	// keda.sh/v1alpha1 ScaledJob
@@ -106,6 +107,10 @@ func ExampleLayer_Kinds() {
 	// source.toolkit.fluxcd.io/v1 HelmChart
 	// source.toolkit.fluxcd.io/v1 HelmRepository
 	// source.toolkit.fluxcd.io/v1 OCIRepository
+	// source.toolkit.fluxcd.io/v1beta2 Bucket
+	// source.toolkit.fluxcd.io/v1beta2 HelmChart
+	// source.toolkit.fluxcd.io/v1beta2 HelmRepository
+	// source.toolkit.fluxcd.io/v1beta2 OCIRepository
 	// sparkoperator.k8s.io/v1beta2 ScheduledSparkApplication
 	// sparkoperator.k8s.io/v1beta2 SparkApplication
 	// tekton.dev/v1 PipelineRun
