@@ -1,6 +1,7 @@
 package customization
 
 import (
+	"context"
 	"errors"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -44,7 +45,9 @@ type Rule struct {
 	Warnings ErrorList
 }
 
-// Check validates every customization of set on engine and returns one
+// Check validates every customization of set on engine (luavm.Vet: what
+// it compiles is not kept, and a chunk runs only when its syntax tree
+// cannot tell whether it defines its function) and returns one
 // Rule per customization and key of spec.customizations, in name and key
 // order. A script that compiles and defines its function is linted
 // (luavm.Lint): its findings make the rule Warn instead of Pass. Problems that belong to no key (a missing target, an unreadable
@@ -92,8 +95,8 @@ func checkCustomization(engine *luavm.Engine, c *Customization, errs []*Error) [
 			r.Verdict, r.Err = Fail, errs
 		} else if _, ok := c.Script(op); ok {
 			r.Verdict = Pass
-			if _, err := compile(engine, c, op); err != nil {
-				r.Verdict, r.Err = Fail, ErrorList{err}
+			if err := engine.Vet(context.Background(), c.scripts[op].Name, c.scripts[op].Source, op); err != nil {
+				r.Verdict, r.Err = Fail, ErrorList{scriptErr(c, c.scripts[op], err)}
 			} else if r.Warnings = lint(c, op); len(r.Warnings) > 0 {
 				r.Verdict = Warn
 			}

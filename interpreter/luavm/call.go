@@ -53,6 +53,7 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 	if err != nil {
 		return scriptError(s, op, 0, fmt.Errorf("waiting for a Lua state: %w", err))
 	}
+	e.runs.Add(1)
 	cc := st.ctx
 	e.watchdog.watch(&st.watch, cc, cc.begin(ctx), ctx, e.cfg.timeout, e.cfg.budget)
 	broken := true
