@@ -115,7 +115,16 @@ Warning Event (reason LoadFailed). The server also answers the API server's
 admission reviews of ResourceInterpreterCustomizations at
 /admission/resourceinterpretercustomizations, refusing those that would
 not load and those that define an operation another customization of the
-same target defines.
+same target defines. A review runs no script whose top level only
+defines functions and values; any other runs on an engine of its own
+(--admission-pool-size, --admission-deadline, --admission-run-rate),
+never on the states that serve, behind a rate limit and a bulkhead of
+its own (--admission-rate, --admission-max-requests, ...) that answer
+the excess 429 or 503 at once; luainterp_admission_reviews_total counts
+them by result. With --client-ca, the admission path (and with
+--client-ca-interpreter the interpreter path) answers only callers with
+a client certificate that CA signed: the API server, through its
+AdmissionConfiguration (docs/admission.md).
 
 On SIGTERM or SIGINT the server reports not ready (/readyz 503) and goes
 on serving for --drain, so that load balancers stop sending; then it stops

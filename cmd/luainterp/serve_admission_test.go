@@ -104,8 +104,8 @@ func TestServeAdmissionOwnEngine(t *testing.T) {
 }
 
 // A review leaves nothing behind: serve's RSS grows by at most 256 MiB
-// over 150 reviews, each of a distinct script of the most functions
-// allowed that is refused, and by no more over the next 50 (150, not
+// over 60 reviews, each of a distinct script of the most functions
+// allowed that is refused, and by no more over the next 20 (60, not
 // 400, for the race detector's time; BenchmarkAdmission sends 400 and
 // 4,000). serve runs in a process of its own, so that its RSS is its
 // own. Before, every reviewed script was compiled into the serving
@@ -123,7 +123,7 @@ func TestServeAdmissionMemory(t *testing.T) {
 		require.NoError(t, err)
 		return n
 	}
-	bodies := make([]string, 200)
+	bodies := make([]string, 80)
 	for i := range bodies {
 		bodies[i] = admissionReview(t, "many-"+strconv.Itoa(i), manyFunctions(i))
 	}
@@ -146,16 +146,16 @@ func TestServeAdmissionMemory(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	post(0, 150)
-	after150 := rss()
-	post(150, 200)
-	after200 := rss()
-	t.Logf("RSS %d MiB at the start, %d MiB after 150 refused reviews, %d MiB after 200, at most %d MiB", start>>20, after150>>20, after200>>20, peak.Load()>>20)
+	post(0, 60)
+	after60 := rss()
+	post(60, 80)
+	after80 := rss()
+	t.Logf("RSS %d MiB at the start, %d MiB after 60 refused reviews, %d MiB after 80, at most %d MiB", start>>20, after60>>20, after80>>20, peak.Load()>>20)
 	assert.Less(t, peak.Load()-min(peak.Load(), start), uint64(256<<20), "serve's RSS grew past 256 MiB")
-	assert.Less(t, after200, after150+64<<20, "serve's RSS grows with the reviews")
+	assert.Less(t, after80, after60+64<<20, "serve's RSS grows with the reviews")
 	metrics := metricsOf(base)
 	assert.Equal(t, 0.0, metricValue(metrics, `luainterp_engine_chunk_runs_total{engine="admission"}`), "a refused script of functions ran")
-	assert.Equal(t, 200.0, metricValue(metrics, `luainterp_admission_reviews_total{result="denied"}`))
+	assert.Equal(t, 80.0, metricValue(metrics, `luainterp_admission_reviews_total{result="denied"}`))
 }
 
 // With --client-ca, the admission path answers only a caller with a
