@@ -24,8 +24,9 @@ import (
 // and prints:
 //
 //   - tenant: the tenant's InterpretHealth rate and p99 at 8 clients for
-//     5 s alone, then beside 4 clients posting, as fast as they are
-//     answered, AdmissionReviews whose script's top level loops;
+//     5 s alone, then beside 4 clients posting AdmissionReviews whose
+//     script's top level loops, as fast as they are answered, then
+//     pausing 100 ms after a refusal;
 //   - memory: serve's RSS at the start, after 400 and after 4,000
 //     AdmissionReviews (4 clients), each of a distinct script of 1,000
 //     functions that is refused (it does not define its function), and
@@ -75,33 +76,45 @@ func BenchmarkAdmission(b *testing.B) {
 				b.ReportMetric(f.p(99), phase+"-p99-ms")
 			}
 			measure("alone")
-			stop := make(chan struct{})
-			var (
-				wg       sync.WaitGroup
-				mu       sync.Mutex
-				statuses = map[int]int{}
-			)
-			for range 4 {
-				wg.Go(func() {
-					client := &http.Client{Timeout: 30 * time.Second}
-					for {
-						select {
-						case <-stop:
-							return
-						default:
+			// Looping reviewers, each re-posting as soon as answered, or
+			// pausing 100 ms after a refusal (429, 503) as
+			// BenchmarkServeUnderAttack's hostile clients do.
+			for _, pause := range []time.Duration{0, 100 * time.Millisecond} {
+				stop := make(chan struct{})
+				var (
+					wg       sync.WaitGroup
+					mu       sync.Mutex
+					statuses = map[int]int{}
+				)
+				for range 4 {
+					wg.Go(func() {
+						client := &http.Client{Timeout: 30 * time.Second}
+						for {
+							select {
+							case <-stop:
+								return
+							default:
+							}
+							code, _, _ := postAdmission(client, url, looping)
+							mu.Lock()
+							statuses[code]++
+							mu.Unlock()
+							if code != http.StatusOK {
+								time.Sleep(pause)
+							}
 						}
-						code, _, _ := postAdmission(client, url, looping)
-						mu.Lock()
-						statuses[code]++
-						mu.Unlock()
-					}
-				})
+					})
+				}
+				time.Sleep(500 * time.Millisecond)
+				phase := "beside-looping-reviews"
+				if pause > 0 {
+					phase += "-pausing"
+				}
+				measure(phase)
+				close(stop)
+				wg.Wait()
+				b.Logf("looping reviews (pausing %s after a refusal): %s", pause, statusCounts(statuses))
 			}
-			time.Sleep(500 * time.Millisecond)
-			measure("beside-looping-reviews")
-			close(stop)
-			wg.Wait()
-			b.Logf("looping reviews: %s", statusCounts(statuses))
 		}
 	})
 
