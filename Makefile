@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: build install run test bench bench-overload bench-serve bench-controller lint fmt envtest image
+.PHONY: build install run test bench bench-overload bench-serve bench-controller bench-admission lint fmt envtest image
 
 # The kube-apiserver and etcd of the integration tests (internal/testenv),
 # built by hack/envtest-binaries.sh; `make test` uses them when they are there.
@@ -80,6 +80,14 @@ bench-overload:
 # reconciled again with nothing to change.
 bench-controller:
 	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -run '^$$' -bench BenchmarkController -benchtime 1x -timeout 30m ./kube/controller/
+
+# serve's admission path against the test API server (docs/admission.md):
+# a tenant's InterpretHealth rate alone and beside AdmissionReviews whose
+# script loops, and serve's RSS after 400 and 4,000 refused reviews of
+# 1,000 functions (about 15 minutes). BEFORE=path/to/luainterp measures
+# that build instead (say, main's: go build -o /tmp/before ./cmd/luainterp).
+bench-admission:
+	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} LUAINTERP_TEST_BIN=$(BEFORE) $(GO) test -run '^$$' -bench BenchmarkAdmission -benchtime 1x -timeout 30m ./cmd/luainterp/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -52,14 +52,22 @@ type process struct {
 	done   chan struct{} // closed when it has exited
 }
 
+// binVariable names a luainterp binary that startProcess runs instead of
+// the test binary: a benchmark measuring another build (make
+// bench-admission BEFORE=...).
+const binVariable = "LUAINTERP_TEST_BIN"
+
 // startProcess runs luainterp args in a process of its own until the test
 // ends (or it is killed).
-func startProcess(t *testing.T, args ...string) *process {
+func startProcess(t testing.TB, args ...string) *process {
 	t.Helper()
 	argv, err := json.Marshal(args)
 	require.NoError(t, err)
 	p := &process{cmd: exec.Command(os.Args[0]), stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), mainArgsVariable+"="+string(argv))
+	if bin := os.Getenv(binVariable); bin != "" {
+		p.cmd = exec.Command(bin, args...)
+	}
 	p.cmd.Stderr = p.stderr
 	require.NoError(t, p.cmd.Start())
 	go func() { _ = p.cmd.Wait(); close(p.done) }()

@@ -55,7 +55,7 @@ func (o *interpretOptions) runCheck(cmd *cobra.Command) error {
 	printWarnings(cmd.ErrOrStderr(), set.Warnings)
 
 	report := checkReport{Rules: []checkedRule{}, Customizations: len(set.Customizations)}
-	for _, r := range customization.Check(newEngine(cmd.ErrOrStderr()), set) {
+	for _, r := range customization.Check(cmd.Context(), newEngine(cmd.ErrOrStderr()), set) {
 		if r.Verdict == customization.Warn && o.strict {
 			r.Verdict, r.Err, r.Warnings = customization.Fail, r.Warnings, nil
 		}

@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 
 // gadgetCustomization is a customization of example.io/v1 Gadget whose
 // replicaResource script is given.
-func gadgetCustomization(t *testing.T, name, script string) *unstructured.Unstructured {
+func gadgetCustomization(t testing.TB, name, script string) *unstructured.Unstructured {
 	t.Helper()
 	u := &unstructured.Unstructured{}
 	require.NoError(t, yaml.Unmarshal([]byte(fmt.Sprintf(`apiVersion: config.karmada.io/v1alpha1

@@ -42,6 +42,7 @@ type serveOptions struct {
 	cfg             serveconfig.Config // the flags of the configuration's keys
 	gcPercent       int
 	kube            kubeOptions
+	admission       admissionOptions
 }
 
 func newServeCommand() *cobra.Command {
@@ -114,7 +115,16 @@ Warning Event (reason LoadFailed). The server also answers the API server's
 admission reviews of ResourceInterpreterCustomizations at
 /admission/resourceinterpretercustomizations, refusing those that would
 not load and those that define an operation another customization of the
-same target defines.
+same target defines. A review runs no script whose top level only
+defines functions and values; any other runs on an engine of its own
+(--admission-pool-size, --admission-deadline, --admission-run-rate),
+never on the states that serve, behind a rate limit and a bulkhead of
+its own (--admission-rate, --admission-max-requests, ...) that answer
+the excess 429 or 503 at once; luainterp_admission_reviews_total counts
+them by result. With --client-ca, the admission path (and with
+--client-ca-interpreter the interpreter path) answers only callers with
+a client certificate that CA signed: the API server, through its
+AdmissionConfiguration (docs/admission.md).
 
 On SIGTERM or SIGINT the server reports not ready (/readyz 503) and goes
 on serving for --drain, so that load balancers stop sending; then it stops
@@ -138,6 +148,7 @@ Requests that fail are also logged to standard error.`,
 	addConfigFlags(f, &o.cfg)
 	addGCFlag(f, &o.gcPercent)
 	o.kube.addFlags(f)
+	o.admission.addFlags(f)
 	return cmd
 }
 
@@ -147,6 +158,8 @@ func (o *serveOptions) check() error {
 		return errors.New("--tls-cert and --tls-key: give both or neither")
 	case o.kube.check() != nil:
 		return o.kube.check()
+	case o.admission.check(o.tlsCert) != nil:
+		return o.admission.check(o.tlsCert)
 	case o.watch && len(o.customizations) == 0:
 		return errors.New("--watch: no customization files (-f) to watch")
 	case o.watch && slices.Contains(o.customizations, customization.Stdin):
@@ -197,6 +210,9 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 			return err
 		}
 		srv.TLSConfig = certs.TLSConfig()
+		if err := o.admission.requireClientCerts(srv.TLSConfig); err != nil {
+			return err
+		}
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -239,6 +255,7 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 		return nil, nil, err
 	}
 	parts := layerParts{log: log, gatherer: gatherer, engine: newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...), webhookOpts: webhookOpts}
+	gatherer.MustRegister(engineRuns("interpreter", parts.engine))
 	reg, validator, err := o.layers(ctx, cmd, parts)
 	if err != nil {
 		return nil, nil, err
@@ -326,7 +343,8 @@ func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, p layerPa
 		if err != nil {
 			return nil, nil, err
 		}
-		return reg, admission.New(p.engine, nil, p.log), nil
+		validator, err := o.admission.validator(nil, p.log, p.gatherer)
+		return reg, validator, err
 	}
 	metrics := source.NewMetrics()
 	p.gatherer.MustRegister(metrics)
@@ -343,13 +361,15 @@ func (o *serveOptions) layers(ctx context.Context, cmd *cobra.Command, p layerPa
 	if err := live.source.Start(ctx); err != nil {
 		return nil, nil, err
 	}
-	return live.reg, admission.New(live.engine, live.source.Customizations, p.log), nil
+	validator, err := o.admission.validator(live.source.Customizations, p.log, p.gatherer)
+	return live.reg, validator, err
 }
 
-// mux routes the admission reviews to validator and the rest as server.NewMux does.
+// mux routes the admission reviews to validator and the rest as
+// server.NewMux does, each behind the client certificate it requires.
 func (o *serveOptions) mux(handler http.Handler, validator *admission.Validator, gatherer prometheus.Gatherer, ready func() error) http.Handler {
-	mux := server.NewMux(handler, gatherer, ready)
-	mux.Handle(admission.Path, validator)
+	mux := server.NewMux(o.admission.requireClientCert(handler, true), gatherer, ready)
+	mux.Handle(admission.Path, o.admission.requireClientCert(validator, false))
 	return mux
 }
 

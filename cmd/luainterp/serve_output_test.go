@@ -281,7 +281,7 @@ func (r *rssSampler) start() {
 	r.stop = make(chan struct{})
 	r.done.Go(func() {
 		for {
-			if rss, err := readProcStatus("VmRSS"); err == nil {
+			if rss, err := readProcStatus("self", "VmRSS"); err == nil {
 				r.peak = max(r.peak, rss)
 			}
 			select {
@@ -306,13 +306,15 @@ func procStatus(t *testing.T, field string) uint64 {
 	if runtime.GOOS != "linux" {
 		return 0
 	}
-	n, err := readProcStatus(field)
+	n, err := readProcStatus("self", field)
 	require.NoError(t, err)
 	return n
 }
 
-func readProcStatus(field string) (uint64, error) {
-	f, err := os.Open("/proc/self/status")
+// readProcStatus reads a size of /proc/<process>/status: process is a
+// pid, or "self".
+func readProcStatus(process, field string) (uint64, error) {
+	f, err := os.Open("/proc/" + process + "/status")
 	if err != nil {
 		return 0, err
 	}
@@ -325,5 +327,5 @@ func readProcStatus(field string) (uint64, error) {
 			return kb << 10, err
 		}
 	}
-	return 0, fmt.Errorf("no %s in /proc/self/status", field)
+	return 0, fmt.Errorf("no %s in /proc/%s/status", field, process)
 }

@@ -19,4 +19,8 @@
 // ~/.cache/luainterp/envtest/1.37.2). When they are missing a test skips,
 // unless $LUAINTERP_REQUIRE_APISERVER is set (CI sets it): then it fails.
 // An API server that is there but does not start always fails the tests.
+//
+// The API server presents a client certificate to every admission
+// webhook, as one set up with an AdmissionConfiguration does; its CA is
+// Env.WebhookClientCA.
 package testenv

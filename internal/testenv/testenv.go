@@ -74,6 +74,11 @@ func Start() *Env {
 	if err != nil {
 		return &Env{err: err}
 	}
+	admission, err := admissionConfig(certDir)
+	if err != nil {
+		_ = os.RemoveAll(certDir)
+		return &Env{err: fmt.Errorf("writing the admission configuration: %w", err)}
+	}
 	ctrllog.SetLogger(logr.Discard())
 	e := &Env{log: &syncBuffer{}, certDir: certDir}
 	e.env = &envtest.Environment{
@@ -89,7 +94,8 @@ func Start() *Env {
 	// publish 127.0.0.1 as the kubernetes Service's endpoint.
 	api.Configure().
 		Set("advertise-address", "127.0.0.1").
-		Set("endpoint-reconciler-type", "none")
+		Set("endpoint-reconciler-type", "none").
+		Set("admission-control-config-file", admission)
 	start := time.Now()
 	e.cfg, err = e.env.Start()
 	if err != nil {

@@ -1,6 +1,7 @@
 package customization
 
 import (
+	"context"
 	"errors"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -44,13 +45,15 @@ type Rule struct {
 	Warnings ErrorList
 }
 
-// Check validates every customization of set on engine and returns one
+// Check validates every customization of set on engine, within ctx (luavm.Vet: what
+// it compiles is not kept, and a chunk runs only when its syntax tree
+// cannot tell whether it defines its function) and returns one
 // Rule per customization and key of spec.customizations, in name and key
 // order. A script that compiles and defines its function is linted
 // (luavm.Lint): its findings make the rule Warn instead of Pass. Problems that belong to no key (a missing target, an unreadable
 // file, an unknown key) get a Rule of their own, listed before the
 // customization's keys.
-func Check(engine *luavm.Engine, set *Set) []Rule {
+func Check(ctx context.Context, engine *luavm.Engine, set *Set) []Rule {
 	var errs ErrorList
 	errors.As(set.Err(), &errs)
 	byDoc := map[Position][]*Error{}
@@ -63,7 +66,7 @@ func Check(engine *luavm.Engine, set *Set) []Rule {
 	for _, c := range set.Customizations {
 		doc := docOf(c.Position)
 		claimed[doc] = true
-		rules = append(rules, checkCustomization(engine, c, byDoc[doc])...)
+		rules = append(rules, checkCustomization(ctx, engine, c, byDoc[doc])...)
 	}
 	var orphans []Rule // errors of documents that hold no customization
 	for _, e := range errs {
@@ -76,7 +79,7 @@ func Check(engine *luavm.Engine, set *Set) []Rule {
 
 // checkCustomization returns the rules of one customization, given the
 // loading errors of its document.
-func checkCustomization(engine *luavm.Engine, c *Customization, errs []*Error) []Rule {
+func checkCustomization(ctx context.Context, engine *luavm.Engine, c *Customization, errs []*Error) []Rule {
 	byKey := map[string]ErrorList{}
 	var rules []Rule
 	for _, e := range errs {
@@ -92,8 +95,8 @@ func checkCustomization(engine *luavm.Engine, c *Customization, errs []*Error) [
 			r.Verdict, r.Err = Fail, errs
 		} else if _, ok := c.Script(op); ok {
 			r.Verdict = Pass
-			if _, err := compile(engine, c, op); err != nil {
-				r.Verdict, r.Err = Fail, ErrorList{err}
+			if err := engine.Vet(ctx, c.scripts[op].Name, c.scripts[op].Source, op); err != nil {
+				r.Verdict, r.Err = Fail, ErrorList{scriptErr(c, c.scripts[op], err)}
 			} else if r.Warnings = lint(c, op); len(r.Warnings) > 0 {
 				r.Verdict = Warn
 			}

@@ -1,6 +1,7 @@
 package customization
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestCheck(t *testing.T) {
 	)
 	set, _ := Parse("c.yaml", []byte(src))
 	var got []string
-	for _, r := range Check(luavm.New(), set) {
+	for _, r := range Check(context.Background(), luavm.New(), set) {
 		line := fmt.Sprintf("%s %s %s", r.Verdict, r.Position, r.Key)
 		if r.Err != nil {
 			line += " | " + r.Err.Error()
@@ -93,7 +94,7 @@ func TestCheckLint(t *testing.T) {
 	set, err := Parse("c.yaml", []byte(src))
 	assert.NoError(t, err)
 	got := map[string]string{}
-	for _, r := range Check(luavm.New(), set) {
+	for _, r := range Check(context.Background(), luavm.New(), set) {
 		if r.Verdict != Unset {
 			got[r.Key] = r.Verdict.String() + " " + fmt.Sprint(r.Warnings)
 		}

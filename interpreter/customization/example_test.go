@@ -70,7 +70,7 @@ func Example() {
 // `luainterp interpret --check` prints them.
 func ExampleCheck() {
 	set, _ := customization.Parse("widget.yaml", []byte(widgetCustomization))
-	for _, rule := range customization.Check(luavm.New(), set) {
+	for _, rule := range customization.Check(context.Background(), luavm.New(), set) {
 		fmt.Println(rule.Verdict, rule.Name, rule.Key)
 	}
 	// Output:

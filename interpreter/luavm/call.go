@@ -49,10 +49,15 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 		return scriptError(s, op, 0, fmt.Errorf("%w: the process heap is %d MiB, above the engine's ceiling of %d MiB; the call was not started",
 			interpreter.ErrOverloaded, heap/bytesInMebi, ceiling/bytesInMebi))
 	}
+	if e.cfg.runs != nil && !e.cfg.runs.Allow() {
+		return scriptError(s, op, 0, fmt.Errorf("%w: the engine runs at most %g scripts a second; the call was not started",
+			interpreter.ErrOverloaded, float64(e.cfg.runs.Limit())))
+	}
 	st, err := e.pool.acquire(ctx)
 	if err != nil {
 		return scriptError(s, op, 0, fmt.Errorf("waiting for a Lua state: %w", err))
 	}
+	e.runs.Add(1)
 	cc := st.ctx
 	e.watchdog.watch(&st.watch, cc, cc.begin(ctx), ctx, e.cfg.timeout, e.cfg.budget)
 	broken := true

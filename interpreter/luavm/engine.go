@@ -2,6 +2,7 @@ package luavm
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/luainterp/luainterp/interpreter"
 )
@@ -14,6 +15,7 @@ type Engine struct {
 	cache    scriptCache
 	pool     *pool
 	watchdog *watchdog
+	runs     atomic.Uint64 // chunks run, see Runs
 }
 
 // New returns an engine configured by opts.
@@ -26,6 +28,13 @@ func New(opts ...Option) *Engine {
 	e.cache.maxBytes = e.cfg.cacheBytes
 	return e
 }
+
+// Runs returns how many times a script's chunk has run on the engine's
+// states: once per Run and Check, and per Vet that its syntax tree could
+// not decide. A process that keeps two engines apart (serve's
+// interpreter and its admission reviews) tells from it which one ran a
+// script.
+func (e *Engine) Runs() uint64 { return e.runs.Load() }
 
 type printKey struct{}
 

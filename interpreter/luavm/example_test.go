@@ -80,6 +80,21 @@ func ExampleEngine_Check() {
 	// web-health Retain: the script does not define the global function Retain
 }
 
+func ExampleEngine_Vet() {
+	// A validating engine: one state, a short deadline, a script a second.
+	e := luavm.New(luavm.WithMaxStates(1), luavm.WithTimeout(250*time.Millisecond), luavm.WithRunRate(1, 1))
+	err := e.Vet(context.Background(), "health", "local kube = require('kube')\nfunction InterpretHealth(obj) return true end\n", interpreter.InterpretHealth)
+	fmt.Println(err, e.Runs()) // decided from the syntax tree
+	err = e.Vet(context.Background(), "replicas", "function GetReplica(obj) return 1 end\n", interpreter.InterpretReplica)
+	fmt.Println(err, e.Runs())
+	err = e.Vet(context.Background(), "looping", "while true do end\n", interpreter.InterpretHealth)
+	fmt.Println(errors.Is(err, luavm.ErrTimeout), e.Runs()) // it had to run
+	// Output:
+	// <nil> 0
+	// replicas InterpretReplica: the script does not define the global function GetReplicas 0
+	// true 1
+}
+
 func ExampleContextWithPrint() {
 	e := luavm.New()
 	s, err := e.Compile("chatty", `

@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Defaults of the engine's options.
@@ -31,6 +33,7 @@ type config struct {
 	modules     map[string]map[string]any // WithModule
 	ceiling     uint64                    // WithHeapCeiling; 0 for the default
 	asWritten   bool                      // compile without hoisting chains (tests compare)
+	runs        *rate.Limiter             // WithRunRate; nil for no limit
 }
 
 func defaultConfig() config {
@@ -165,4 +168,17 @@ func (c *config) heapCeiling() uint64 {
 // record into cov. Counting costs time; use it for tests, not in production.
 func WithCoverage(cov *Coverage) Option {
 	return func(c *config) { c.coverage = cov }
+}
+
+// WithRunRate bounds how often a script's chunk may start running on the
+// engine: perSecond on average, burst at once. A run past it is refused
+// at once with an error matching interpreter.ErrOverloaded. It suits an
+// engine that runs what strangers send (serve's admission reviews), not
+// one that serves: there, bulkheads and rate limits per hook decide.
+func WithRunRate(perSecond float64, burst int) Option {
+	return func(c *config) {
+		if perSecond > 0 && burst > 0 {
+			c.runs = rate.NewLimiter(rate.Limit(perSecond), burst)
+		}
+	}
 }

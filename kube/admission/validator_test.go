@@ -1,6 +1,7 @@
 package admission_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -54,7 +55,8 @@ func request(t *testing.T, text string) *admissionv1.AdmissionRequest {
 func TestReview(t *testing.T) {
 	existing, err := customization.Parse("existing.yaml", []byte(ric("first", healthRule)))
 	require.NoError(t, err)
-	v := admission.New(luavm.New(), func() []*customization.Customization { return existing.Customizations }, nil)
+	v, err := admission.New(luavm.New(), admission.WithExisting(func() []*customization.Customization { return existing.Customizations }))
+	require.NoError(t, err)
 	tests := []struct {
 		name    string
 		object  string
@@ -98,7 +100,7 @@ func TestReview(t *testing.T) {
 			if tt.mutates != nil {
 				tt.mutates(req)
 			}
-			resp := v.Review(req)
+			resp := v.Review(context.Background(), req)
 			assert.Equal(t, req.UID, resp.UID)
 			if tt.denied == "" {
 				assert.True(t, resp.Allowed, "denied: %+v", resp.Result)
