@@ -1,51 +1,17 @@
 package source_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sync/errgroup"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
 
+	"github.com/luainterp/luainterp/internal/testenv"
 	"github.com/luainterp/luainterp/kube/source"
 )
-
-// createAll creates objs with a few clients at once, deleting them when the test ends.
-func createAll(t *testing.T, cfg *rest.Config, objs []*unstructured.Unstructured) {
-	t.Helper()
-	cfg = rest.CopyConfig(cfg)
-	cfg.QPS, cfg.Burst = 500, 500
-	api := dynamic.NewForConfigOrDie(cfg).Resource(source.CustomizationResource)
-	each := func(f func(u *unstructured.Unstructured) error) error {
-		var g errgroup.Group
-		g.SetLimit(8)
-		for _, u := range objs {
-			g.Go(func() error { return f(u) })
-		}
-		return g.Wait()
-	}
-	t.Cleanup(func() {
-		assert.NoError(t, each(func(u *unstructured.Unstructured) error {
-			err := api.Delete(context.Background(), u.GetName(), metav1.DeleteOptions{})
-			if apierrors.IsNotFound(err) {
-				return nil
-			}
-			return err
-		}))
-	})
-	require.NoError(t, each(func(u *unstructured.Unstructured) error {
-		_, err := api.Create(context.Background(), u, metav1.CreateOptions{})
-		return err
-	}))
-}
 
 // TestSourceStartsLoaded starts a Source on 1,000 customizations and a
 // broken one that exist already: once Start returns every one answers,
@@ -60,7 +26,7 @@ func TestSourceStartsLoaded(t *testing.T) {
 	}
 	// Last in name order: the informer lists it after the others.
 	objs = append(objs, replicaCustomization(t, "startup-zz-broken", "StartupBroken", "function GetReplicas(obj)\n  return 1 +\nend\n"))
-	createAll(t, cfg, objs)
+	testenv.CreateAll(t, cfg, source.CustomizationResource, objs)
 
 	live := startSource(t, cfg)
 	started := time.Now()
