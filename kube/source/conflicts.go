@@ -70,3 +70,16 @@ func (s *Source) Conflicts() []customization.Conflict {
 	defer s.mu.Unlock()
 	return s.lastConflicts
 }
+
+// Reference returns a reference to the customization object named name,
+// for an Event on it (the controller's HookFailed); false when the API
+// server has none of that name.
+func (s *Source) Reference(name string) (*corev1.ObjectReference, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.customizations[name]
+	if o == nil || o.ref == nil {
+		return nil, false
+	}
+	return o.ref, true
+}
