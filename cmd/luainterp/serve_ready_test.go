@@ -1,27 +1,41 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
 	"github.com/luainterp/luainterp/internal/testenv"
+	"github.com/luainterp/luainterp/kube/controller"
 	"github.com/luainterp/luainterp/kube/source"
 )
 
 // readyCustomizations are n customizations named ready-NNNN, each of its
-// own kind ReadyNNNN, answering NNNN replicas.
+// own kind ReadyNNNN, answering NNNN replicas; each script has 150 more
+// functions, so that loading them all takes a few seconds, as real
+// scripts do.
 func readyCustomizations(t *testing.T, n int) []*unstructured.Unstructured {
 	t.Helper()
+	var padding strings.Builder
+	for i := range 150 {
+		fmt.Fprintf(&padding, "local function helper%d(x) return x + %d end\n", i, i)
+	}
 	objs := make([]*unstructured.Unstructured, n)
 	for i := range objs {
 		u := &unstructured.Unstructured{}
@@ -36,7 +50,7 @@ spec:
   customizations:
     replicaResource:
       luaScript: %q
-`, i, i, gadgetReplicas(i)), &u.Object))
+`, i, i, padding.String()+gadgetReplicas(i)), &u.Object))
 		objs[i] = u
 	}
 	return objs
@@ -111,4 +125,82 @@ func TestServeReadyMeansLoaded(t *testing.T) {
 		require.Equal(t, fmt.Sprint(n-1), answer)
 	}
 	assert.Contains(t, httpGet(t, url+"/healthz"), "ok")
+}
+
+// readyObjects are the Clusters, template and binding of
+// TestControllerReadyMeansLoaded.
+const readyObjects = `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: rdy-east}
+spec: {syncMode: Push}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: rdy, labels: {app: web}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: registry.example.com/web:1.0}]}
+---
+apiVersion: work.karmada.io/v1alpha2
+kind: ResourceBinding
+metadata: {name: web-deployment, namespace: rdy}
+spec:
+  resource: {apiVersion: apps/v1, kind: Deployment, namespace: rdy, name: web}
+  replicas: 2
+  clusters:
+  - {name: rdy-east, replicas: 2}
+`
+
+// TestControllerReadyMeansLoaded starts the controller (no resync) on
+// 1,000 customizations and, last in name order, one revising the
+// binding's Deployment: the Work it writes is revised by it, never by
+// the layers below while the customizations were still loading.
+func TestControllerReadyMeansLoaded(t *testing.T) {
+	cfg := env.Config(t)
+	kube := kubernetes.NewForConfigOrDie(cfg)
+	dyn := dynamic.NewForConfigOrDie(cfg)
+	createNamespaces(t, kube, "rdy", "karmada-es-rdy-east")
+	revise := &unstructured.Unstructured{}
+	require.NoError(t, yaml.Unmarshal([]byte(`apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: zz-ready-web}
+spec:
+  target: {apiVersion: apps/v1, kind: Deployment}
+  customizations:
+    replicaRevision:
+      luaScript: |
+        function ReviseReplica(obj, desiredReplica)
+          obj.spec.replicas = desiredReplica
+          obj.metadata.labels["revised-by"] = "zz-ready-web"
+          return obj
+        end
+`), &revise.Object))
+	testenv.CreateAll(t, cfg, source.CustomizationResource, append(readyCustomizations(t, 1000), revise))
+	objects := filepath.Join(t.TempDir(), "objects.yaml")
+	require.NoError(t, os.WriteFile(objects, []byte(readyObjects), 0o644))
+	applyFile(t, dyn, func(gvk schema.GroupVersionKind) schema.GroupVersionResource {
+		return map[string]schema.GroupVersionResource{
+			"Cluster": controller.ClusterResource, "ResourceBinding": controller.ResourceBindingResource,
+			"Deployment": {Group: "apps", Version: "v1", Resource: "deployments"},
+		}[gvk.Kind]
+	}, objects)
+
+	s := startController(t, "--kubeconfig", env.KubeConfig(t), "--resync", "0", "--workers", "2")
+	var labels map[string]any
+	require.Eventually(t, func() bool {
+		list, err := dyn.Resource(controller.WorkResource).Namespace("karmada-es-rdy-east").List(context.Background(), metav1.ListOptions{})
+		require.NoError(t, err)
+		if len(list.Items) == 0 {
+			return false
+		}
+		manifests, _, _ := unstructured.NestedSlice(list.Items[0].Object, "spec", "workload", "manifests")
+		require.Len(t, manifests, 1)
+		labels, _, _ = unstructured.NestedMap(manifests[0].(map[string]any), "metadata", "labels")
+		return true
+	}, 30*time.Second, 20*time.Millisecond, "no Work:\n%s", s.stderr)
+	assert.Equal(t, "zz-ready-web", labels["revised-by"], "the Work was written before the customization loaded")
+	assert.Contains(t, httpGet(t, "http://"+s.addr+"/readyz"), "ok")
 }
