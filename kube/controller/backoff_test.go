@@ -20,7 +20,9 @@ import (
 )
 
 // isolationCustomization revises a Deployment's replicas, and fails for
-// those of namespace iso-bad.
+// those of namespace iso-bad; for those of iso-huge it adds a 2 MiB
+// annotation, which the API server refuses in a Work (under the engine's
+// 3 MiB output limit, over the API server's 256 KiB for annotations).
 const isolationCustomization = `apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterCustomization
 metadata:
@@ -36,13 +38,17 @@ spec:
           if obj.metadata.namespace == "iso-bad" then
             error("no replicas for iso-bad")
           end
+          if obj.metadata.namespace == "iso-huge" then
+            obj.metadata.annotations = {huge = string.rep("x", 2048 * 1024)}
+          end
           obj.spec.replicas = desiredReplica
           return obj
         end
 `
 
-// TestFailingHookBacksOff runs one binding whose customization's hook
-// always fails beside three good ones, all on one Cluster whose heartbeat
+// TestFailingHookBacksOff runs a binding whose customization's hook
+// always fails and one whose Work the API server refuses beside three
+// good ones, all on one Cluster whose heartbeat
 // (an update every 50ms, as Karmada's cluster status controller makes)
 // brings every binding on it back: the failing one is retried at the pace
 // of its own back-off, not at the heartbeat's, and is reported on the
@@ -56,6 +62,7 @@ func TestFailingHookBacksOff(t *testing.T) {
 	reg := registry().Set(interpreter.LayerCustomization, layer)
 	on := map[string]map[string]any{"iso-a": nil}
 	bad, _ := c.deployment("iso-bad", on, nil)
+	c.deployment("iso-huge", on, nil)
 	good := map[string]*unstructured.Unstructured{}
 	var templates []*unstructured.Unstructured
 	for i := range 3 {
@@ -103,10 +110,23 @@ func TestFailingHookBacksOff(t *testing.T) {
 	})
 	<-done
 	attempts := failures() - before
-	t.Logf("failing binding: %v attempts in %s, %d Cluster heartbeats", attempts, time.Since(start).Round(time.Millisecond), heartbeats)
-	assert.LessOrEqual(t, attempts, 12.0, "the failing binding is retried at the heartbeat's pace")
+	t.Logf("failing bindings: %v attempts in %s, %d Cluster heartbeats", attempts, time.Since(start).Round(time.Millisecond), heartbeats)
+	assert.LessOrEqual(t, attempts, 24.0, "the failing bindings are retried at the heartbeat's pace")
 	assert.Greater(t, heartbeats, 40)
 
+	t.Run("the refused Work is told on its binding", func(t *testing.T) {
+		require.True(t, assertEventually(func() bool {
+			list, err := c.kube.CoreV1().Events("iso-huge").List(context.Background(), metav1.ListOptions{
+				FieldSelector: "reason=" + controller.ReasonSyncWorkFailed})
+			require.NoError(t, err)
+			for _, e := range list.Items {
+				if strings.Contains(e.Message, "metadata.annotations: Too long") {
+					return true
+				}
+			}
+			return false
+		}), "no SyncWorkFailed Event on the binding whose Work is refused")
+	})
 	t.Run("the failure is told on the customization", func(t *testing.T) {
 		var events []corev1.Event
 		require.True(t, assertEventually(func() bool {
