@@ -112,7 +112,7 @@ func TestFailingHookBacksOff(t *testing.T) {
 	attempts := failures() - before
 	t.Logf("failing bindings: %v attempts in %s, %d Cluster heartbeats", attempts, time.Since(start).Round(time.Millisecond), heartbeats)
 	assert.LessOrEqual(t, attempts, 24.0, "the failing bindings are retried at the heartbeat's pace")
-	assert.Greater(t, heartbeats, 40)
+	assert.Greater(t, heartbeats, 25, "too few heartbeats to tell")
 
 	t.Run("the refused Work is told on its binding", func(t *testing.T) {
 		require.True(t, assertEventually(func() bool {
