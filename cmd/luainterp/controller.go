@@ -58,7 +58,12 @@ Works when it is deleted.
 A cluster that fails (a script error, an override that does not apply, a
 write refused) gets a Warning Event SyncWorkFailed on the binding naming the
 cluster and the cause; the other clusters' Works are written, and the
-binding is retried with back-off. A Work is written only when it changes.
+binding is retried with back-off: its own, exponential from 5ms to 5m,
+which the changes of other objects (a Cluster's heartbeat, a Work's
+status, a policy) do not cut short; a change of the binding's spec does.
+A hook of a ResourceInterpreterCustomization that fails a binding also
+gets a Warning Event HookFailed on the customization, naming the binding,
+the error and when it is retried. A Work is written only when it changes.
 
 The status loop (--aggregate-status, on by default) folds the statuses that
 Karmada's member side writes on the Works into each binding's
@@ -90,7 +95,9 @@ starts the toleration again.
 
 The metrics server (--metrics-address) answers:
   /healthz   200 while the process runs
-  /readyz    200 while the controller reconciles (its informers listed)
+  /readyz    200 while the controller reconciles: its informers listed
+             and every customization that existed at start loaded (or
+             failed); the server listens only once they are loaded
   /metrics   Prometheus metrics: luainterp_controller_reconciles_total by
              outcome, luainterp_controller_works_written_total by operation,
              luainterp_controller_works_deleted_total,
@@ -210,7 +217,7 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 	}
 	opts := []controller.Option{controller.WithLogger(log), controller.WithMetrics(metrics),
 		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...),
-		controller.WithAggregateStatus(o.aggregateStatus)}
+		controller.WithAggregateStatus(o.aggregateStatus), controller.WithCustomizationRefs(live.source.Reference)}
 	opts = append(opts, o.failover.options(o.failoverInjection)...)
 	if o.leader.elector != nil {
 		opts = append(opts, controller.WithFence(o.leader.elector.Fence))

@@ -228,9 +228,11 @@ func TestLayersKube(t *testing.T) {
 	cfg := env.Config(t)
 	rics := dynamic.NewForConfigOrDie(cfg).Resource(source.CustomizationResource)
 	ctx := context.Background()
-	_, err := rics.Create(ctx, gadgetCustomization(t, "gadget-layers", gadgetReplicas(1)), metav1.CreateOptions{})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = rics.Delete(ctx, "gadget-layers", metav1.DeleteOptions{}) })
+	for _, name := range []string{"gadget-layers-b", "gadget-layers"} {
+		_, err := rics.Create(ctx, gadgetCustomization(t, name, gadgetReplicas(1)), metav1.CreateOptions{})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = rics.Delete(ctx, name, metav1.DeleteOptions{}) })
+	}
 
 	r := run(t, "", "layers", "--kubeconfig", env.KubeConfig(t), "--api-version", "example.io/v1", "--kind", "Gadget")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -245,8 +247,9 @@ func TestLayersKube(t *testing.T) {
   InterpretDependency  -
 
 from the API server `+strings.TrimSuffix(cfg.Host, "/")+`:
-  customizations: gadget-layers
+  customizations: gadget-layers, gadget-layers-b
   webhook configurations: none
+  conflict: replicaResource of example.io/v1, Kind=Gadget: "gadget-layers" is used, "gadget-layers-b" is not (customizations apply in name order, the first wins)
 `, r.stdout)
 
 	r = run(t, "", "layers", "--kubeconfig", env.KubeConfig(t), "--in-cluster")

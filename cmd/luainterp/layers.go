@@ -141,8 +141,8 @@ func (o *layersOptions) registry(cmd *cobra.Command) (*interpreter.Registry, *so
 	return live.reg, live.source, nil
 }
 
-// printLive lists the API server's objects behind the layers, and those
-// that did not load.
+// printLive lists the API server's objects behind the layers, those
+// that did not load, and the operations two customizations define.
 func printLive(w io.Writer, live *source.Source) error {
 	var names []string
 	for _, c := range live.Customizations() {
@@ -157,6 +157,10 @@ func printLive(w io.Writer, live *source.Source) error {
 			serving = "resourceVersion " + p.Serving + " serves"
 		}
 		fmt.Fprintf(w, "  not loaded: %s %s (%s): %v\n", p.Kind, p.Name, serving, p.Err)
+	}
+	for _, c := range live.Conflicts() {
+		fmt.Fprintf(w, "  conflict: %s of %s: %q is used, %q is not (customizations apply in name order, the first wins)\n",
+			c.Operation.CustomizationKey(), interpreter.GVKString(c.Target), c.Used.Name, c.Unused.Name)
 	}
 	return nil
 }

@@ -58,7 +58,9 @@ answers of the built-in handlers, with the customizations of -f on top.
 The webhook answers POSTs of a ResourceInterpreterContext at every path
 but these:
   /healthz   200 while the process serves
-  /readyz    200 while it accepts requests, 503 once it is shutting down
+  /readyz    200 while it accepts requests; 503 until every customization
+             and webhook configuration that existed at start (files, API
+             objects) is loaded or has failed, and once shutting down
   /metrics   Prometheus metrics: luainterp_webhook_requests_total by
              operation and outcome (success, failure, rejected,
              overloaded, rate_limited), luainterp_webhook_request_duration_seconds,
@@ -130,7 +132,10 @@ On SIGTERM or SIGINT the server reports not ready (/readyz 503) and goes
 on serving for --drain, so that load balancers stop sending; then it stops
 accepting connections and finishes the requests in flight (up to
 --shutdown-grace).
-Requests that fail are also logged to standard error.`,
+Requests that fail are also logged to standard error.
+
+Until the layers are loaded, every request but /healthz and /readyz is
+answered HTTP 503 with Retry-After: 1, never from layers half loaded.`,
 		Example: `  luainterp serve --tls-cert /etc/webhook/tls.crt --tls-key /etc/webhook/tls.key -f /etc/customizations/
   luainterp serve --addr 127.0.0.1:8080 -f customization.yaml --watch
   luainterp serve --in-cluster --tls-cert /etc/webhook/tls.crt --tls-key /etc/webhook/tls.key`,
@@ -191,13 +196,9 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		}
 		return nil
 	}
-	handler, closeAccess, err := o.handler(ctx, cmd, cfg, log, ready)
-	if err != nil {
-		return err
-	}
-	defer closeAccess()
+	gate := newStartGate()
 	srv := &http.Server{
-		Handler:           closingWhile(&draining, handler),
+		Handler:           closingWhile(&draining, gate),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      cfg.Timeout.Duration + 10*time.Second,
@@ -231,12 +232,50 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		"timeout", cfg.Timeout.Duration, "lua_deadline", cfg.LuaDeadline(), "lua_states", cfg.Engine.PoolSize,
 		"max_requests", cfg.CircuitBreakers.MaxRequests, "max_pending_requests", cfg.CircuitBreakers.MaxPendingRequests, "gc_percent", gcPercent)
 
-	select {
-	case err := <-served:
-		return fmt.Errorf("serving: %w", err)
-	case <-ctx.Done():
+	loading := o.load(ctx, cmd, cfg, log, ready, gate)
+	for {
+		select {
+		case err := <-served:
+			return fmt.Errorf("serving: %w", err)
+		case l := <-loading:
+			if l.err != nil && ctx.Err() == nil {
+				_ = srv.Close()
+				return l.err
+			}
+			if l.closeAccess != nil {
+				defer l.closeAccess()
+			}
+			loading = nil
+		case <-ctx.Done():
+			return drain(srv, &draining, cfg, log)
+		}
 	}
-	return drain(srv, &draining, cfg, log)
+}
+
+// loaded is the outcome of loading serve's layers.
+type loaded struct {
+	closeAccess func() // closes the access log; nil when err is not nil
+	err         error
+}
+
+// load builds serve's handler in the background while the server answers
+// through gate, opening gate once every customization and webhook
+// configuration that exists (files, API server objects) is loaded or has
+// failed; the channel gets the outcome.
+func (o *serveOptions) load(ctx context.Context, cmd *cobra.Command, cfg serveconfig.Config, log *slog.Logger, ready func() error, gate *startGate) chan loaded {
+	out := make(chan loaded, 1)
+	start := time.Now()
+	go func() {
+		handler, closeAccess, err := o.handler(ctx, cmd, cfg, log, ready)
+		if err != nil {
+			out <- loaded{err: err}
+			return
+		}
+		gate.opened(handler)
+		log.Info("ready: layers loaded", "took", time.Since(start).Round(time.Millisecond))
+		out <- loaded{closeAccess: closeAccess}
+	}()
+	return out
 }
 
 // handler returns the routes of serve (the webhook behind its limits,

@@ -53,9 +53,31 @@ type serving struct {
 
 var servingAddress = regexp.MustCompile(`msg="serving interpreter webhook" address=(\S+)`)
 
+var servingReady = regexp.MustCompile(`msg="ready: layers loaded"`)
+
 // startServe runs `luainterp serve --addr 127.0.0.1:0 --drain 0s args...` until the
-// test ends, and waits for it to listen.
+// test ends, and waits for it to listen and load its layers.
 func startServe(t testing.TB, args ...string) *serving {
+	t.Helper()
+	s := startServeLoading(t, args...)
+	deadline := time.Now().Add(60 * time.Second) // with --kubeconfig, after listing the API server's objects
+	for !servingReady.MatchString(s.stderr.String()) {
+		select {
+		case err := <-s.done:
+			s.done <- err
+			t.Fatalf("serve stopped before it was ready: %v\n%s", err, s.stderr)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve was not ready within 60s:\n%s", s.stderr)
+		}
+	}
+	return s
+}
+
+// startServeLoading starts serve as startServe does, and returns as soon
+// as it listens, maybe before its layers are loaded.
+func startServeLoading(t testing.TB, args ...string) *serving {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &serving{stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}

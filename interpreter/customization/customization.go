@@ -68,6 +68,7 @@ func (s *Script) fileLine(luaLine int) int {
 type Set struct {
 	Customizations []*Customization
 	Warnings       []Warning
+	Conflicts      []Conflict // the operations two customizations define, in name order of the unused one
 	errs           ErrorList
 }
 
@@ -103,25 +104,9 @@ func (s *Set) finish() {
 	}
 	s.Customizations = kept
 
-	winner := map[hookKey]*Customization{}
-	for _, c := range s.Customizations {
-		if c.Target.Kind == "" {
-			continue
-		}
-		for _, op := range c.Operations() {
-			if op == interpreter.InterpretDependency {
-				continue // every customization's dependencies are merged
-			}
-			k := hookKey{c.Target, op}
-			first, taken := winner[k]
-			if !taken {
-				winner[k] = c
-				continue
-			}
-			s.Warnings = append(s.Warnings, Warning{Position: c.Position, Message: fmt.Sprintf(
-				"%s for %s is also defined by %q; %q is used (customizations apply in name order, the first wins)",
-				op.CustomizationKey(), interpreter.GVKString(c.Target), first.Name, first.Name)})
-		}
+	s.Conflicts = conflicts(s.Customizations)
+	for _, c := range s.Conflicts {
+		s.Warnings = append(s.Warnings, Warning{Position: c.Unused.Position, Message: c.String()})
 	}
 }
 

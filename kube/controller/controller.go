@@ -45,6 +45,7 @@ type Controller struct {
 	host     string
 
 	queue     workqueue.TypedRateLimitingInterface[Key]
+	backoff   *backoff    // the queue's rate limiter
 	status    *statusLoop // nil when off (WithAggregateStatus)
 	factory   dynamicinformer.DynamicSharedInformerFactory
 	informers informers
@@ -85,6 +86,7 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	if err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
+	backoff := newBackoff()
 	c := &Controller{
 		dynamic:  dyn,
 		kube:     kube,
@@ -92,8 +94,9 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 		pipeline: binding.New(interp, o.pipeline...),
 		o:        o,
 		host:     cfg.Host,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[Key](),
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig[Key](backoff,
 			workqueue.TypedRateLimitingQueueConfig[Key]{Name: "bindings"}),
+		backoff: backoff,
 		factory: dynamicinformer.NewDynamicSharedInformerFactory(watch, o.resync),
 	}
 	if c.status, err = newStatusLoop(cfg, interp, &o); err != nil {
@@ -184,7 +187,9 @@ func (c *Controller) next(ctx context.Context) bool {
 	c.o.metrics.reconciles.WithLabelValues(res.outcome()).Inc()
 	c.o.metrics.writesPerSync.Observe(float64(res.writes))
 	if requeue(ctx, c.queue, key, res.after, res.err) {
-		c.o.log.Error("reconcile failed: retrying", "binding", key.String(), "error", res.err, "retries", c.queue.NumRequeues(key))
+		c.o.log.Error("reconcile failed: retrying", "binding", key.String(), "error", res.err, "retries", c.queue.NumRequeues(key),
+			"retryIn", c.backoff.waiting(key).Round(time.Millisecond))
+		c.hookFailed(key, res.err)
 	}
 	return true
 }
@@ -207,8 +212,13 @@ func requeue[T comparable](ctx context.Context, q workqueue.TypedRateLimitingInt
 	return false
 }
 
-// enqueue puts a binding in the queue.
+// enqueue puts a binding in the queue, unless it is backing off after a
+// failure: its retry reads the caches as they are then. (A change of the
+// binding itself ends its back-off: bindingHandler.)
 func (c *Controller) enqueue(k Key) {
+	if c.backoff.waiting(k) > 0 {
+		return
+	}
 	c.queue.Add(k)
 	c.o.metrics.queueDepth.Set(float64(c.queue.Len()))
 }
@@ -223,6 +233,8 @@ type options struct {
 	fence    func() error
 	failover failoverOptions
 	noStatus bool // WithAggregateStatus(false)
+	// customizations finds the customization objects for HookFailed Events (WithCustomizationRefs).
+	customizations CustomizationRefs
 }
 
 // Option configures a Controller.

@@ -60,8 +60,15 @@
 // SyncWorkFailed on the binding naming the cluster and the cause, and
 // luainterp_controller_cluster_failures_total{cluster}; the other clusters'
 // Works are written, the failed one's stays as it was, and the binding is
-// retried with the work queue's per-item exponential back-off. Works
-// written or deleted give one Normal Event SyncWorkSucceed.
+// retried with its own exponential back-off (MinBackoff doubling to
+// MaxBackoff). Until its retry is due, the changes of other objects that
+// touch it (a Cluster's heartbeat, a Work's status, a policy, a resync)
+// leave it waiting, so that a failure that comes back on every pass costs
+// one reconcile per step while the other bindings go at their pace; a
+// change of its spec, its deletion or a success ends the back-off. A
+// failure from a ResourceInterpreterCustomization's hook also records a
+// Warning Event HookFailed on the customization (WithCustomizationRefs).
+// Works written or deleted give one Normal Event SyncWorkSucceed.
 //
 // # The status loop
 //

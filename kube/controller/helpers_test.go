@@ -389,7 +389,7 @@ func (c *cluster) letGo(namespace, name string) *unstructured.Unstructured {
 
 // deployment creates propagate's example Deployment in namespace ns,
 // Clusters with the given names and labels (and their execution
-// namespaces), and a binding placing 3 replicas on each; change edits the
+// namespaces) unless they exist, and a binding placing 3 replicas on each; change edits the
 // binding before it is created. It returns the binding and the template
 // as stored.
 func (c *cluster) deployment(ns string, clusters map[string]map[string]any, change func(*unstructured.Unstructured)) (rb, template *unstructured.Unstructured) {
@@ -402,7 +402,9 @@ func (c *cluster) deployment(ns string, clusters map[string]map[string]any, chan
 		if clusters[name] != nil {
 			cl.Object["metadata"].(map[string]any)["labels"] = clusters[name]
 		}
-		c.create(cl)
+		if c.get(cl) == nil {
+			c.create(cl)
+		}
 		targets = append(targets, map[string]any{"name": name, "replicas": int64(3)})
 	}
 	template = c.create(objects(c.t, "deployment.yaml", func(u *unstructured.Unstructured) { u.SetNamespace(ns) })[0])

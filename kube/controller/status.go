@@ -103,8 +103,14 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 		c.enqueue(k)
 		c.enqueueStatus(k)
 	}
+	// A binding added, deleted or whose spec or deletion changed ends its
+	// back-off; its resync or status change does not.
+	changed := func(u *unstructured.Unstructured) {
+		c.backoff.Forget(bindingKey(u))
+		both(u)
+	}
 	return cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { call(both, obj) },
+		AddFunc: func(obj any) { call(changed, obj) },
 		UpdateFunc: func(old, obj any) {
 			o, n := unwrap(old), unwrap(obj)
 			if n == nil {
@@ -116,6 +122,9 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 				c.status.own.is(ownKey(n), n.GetResourceVersion()) {
 				return
 			}
+			if o != nil && (o.GetGeneration() != n.GetGeneration() || o.GetDeletionTimestamp().IsZero() != n.GetDeletionTimestamp().IsZero()) {
+				c.backoff.Forget(bindingKey(n))
+			}
 			both(n)
 		},
 		DeleteFunc: func(obj any) {
@@ -123,7 +132,7 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 				if c.status != nil {
 					c.status.own.forget(ownKey(u))
 				}
-				both(u)
+				changed(u)
 			}, obj)
 		},
 	}

@@ -18,7 +18,20 @@
 // if any, goes on serving, and the others still apply. It is reported three
 // ways: a Warning Event on the object (reason LoadFailed), a log line and
 // the luainterp_kube_object_loads_total{outcome="invalid"} metric. A good
-// load gets a Normal Event (reason Loaded).
+// load gets a Normal Event (reason Loaded), except at start: the objects
+// of the first list get none (one log line counts them), so that a
+// thousand customizations do not make a thousand Events. Warnings go
+// through a broadcaster of their own, never queued behind Normal Events.
+//
+// Start returns once every object of the first list has been loaded (or
+// has failed) and the layers are installed: a process that waits for it
+// never answers "no hook" for a kind whose customization exists.
+//
+// Two customizations defining one operation of one kind: the one first in
+// name order answers it (Karmada's rule, and every replica's, since it
+// depends on the objects only); the other gets a Warning Event (reason
+// Conflict) naming the one used, and counts in
+// luainterp_kube_objects{state="conflicting"}; Conflicts lists them.
 //
 // An update of a customization that would drop every operation its last
 // good version defined (spec.customizations emptied, its keys set to null)

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -21,6 +22,10 @@ const (
 	ReasonLoaded       = "Loaded"
 	ReasonLoadFailed   = "LoadFailed"
 	ReasonEmptyRefused = "EmptyRefused" // a version that would drop every operation (customization.EmptiedError)
+	// ReasonConflict: the customization defines an operation of its target
+	// that another, first in name order, defines too; the message names the
+	// one used (customization.Conflict).
+	ReasonConflict = "Conflict"
 )
 
 // component is the source of the Events.
@@ -30,30 +35,53 @@ const component = "luainterp"
 const maxEventMessage = 1024
 
 // events records Kubernetes Events on the objects (in the default
-// namespace, as for any cluster-scoped object).
+// namespace, as for any cluster-scoped object). Warnings have a
+// broadcaster of their own: a broadcaster sends its Events one at a time,
+// at the client's rate, and drops those past its queue, so that Normal
+// Events in a burst would delay or drop a Warning behind them.
 type events struct {
+	normal, warning *recorder
+}
+
+// recorder is a broadcaster and its recorder.
+type recorder struct {
 	broadcaster record.EventBroadcaster
-	recorder    record.EventRecorder
+	record.EventRecorder
 }
 
 func newEvents(kube kubernetes.Interface, log *slog.Logger) *events {
-	b := record.NewBroadcaster()
-	b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
-	b.StartEventWatcher(func(e *corev1.Event) {
-		log.Debug("event", "object", e.InvolvedObject.Name, "reason", e.Reason, "message", e.Message)
-	})
-	return &events{broadcaster: b, recorder: b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: component})}
+	open := func() *recorder {
+		b := record.NewBroadcaster()
+		b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
+		b.StartEventWatcher(func(e *corev1.Event) {
+			log.Debug("event", "object", e.InvolvedObject.Name, "reason", e.Reason, "message", e.Message)
+		})
+		return &recorder{broadcaster: b, EventRecorder: b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: component})}
+	}
+	return &events{normal: open(), warning: open()}
 }
 
-func (e *events) stop() { e.broadcaster.Shutdown() }
+func (e *events) stop() {
+	e.normal.broadcaster.Shutdown()
+	e.warning.broadcaster.Shutdown()
+}
 
 // report tells of the outcome of loading u: an Event on it, a log line
 // and a metric. serving is the resourceVersion still serving when err is
 // not nil ("" when none).
-func (s *Source) report(kind string, u *unstructured.Unstructured, serving string, err error) {
+//
+// A good load of an object of the first list gets a Debug line and no
+// Event (Start logs how many loaded): a thousand objects at start-up
+// would make a thousand Normal Events. A failure is told whenever it
+// happens.
+func (s *Source) report(kind string, u *unstructured.Unstructured, serving string, initial bool, err error) {
 	log := s.o.log.With("kind", kind, "name", u.GetName(), "resourceVersion", u.GetResourceVersion())
 	if err == nil {
 		s.o.metrics.objectLoads.WithLabelValues(kind, "loaded").Inc()
+		if initial {
+			log.Debug("loaded")
+			return
+		}
 		log.Info("loaded")
 		s.event(u, corev1.EventTypeNormal, ReasonLoaded, "loaded by luainterp"+s.operations(kind, u.GetName()))
 		return
@@ -96,12 +124,16 @@ func (s *Source) operations(kind, name string) string {
 	return ": " + strings.Join(keys, ", ")
 }
 
-func (s *Source) event(u *unstructured.Unstructured, eventType, reason, message string) {
+func (s *Source) event(obj runtime.Object, eventType, reason, message string) {
 	if s.events == nil {
 		return
 	}
 	if len(message) > maxEventMessage {
 		message = message[:maxEventMessage-3] + "..."
 	}
-	s.events.recorder.Event(u, eventType, reason, message)
+	r := s.events.normal
+	if eventType == corev1.EventTypeWarning {
+		r = s.events.warning
+	}
+	r.Event(obj, eventType, reason, message)
 }

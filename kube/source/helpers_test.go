@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"testing"
 	"time"
@@ -69,12 +70,18 @@ func startSource(t *testing.T, cfg *rest.Config, opts ...source.Option) *live {
 // loads returns luainterp_kube_object_loads_total{kind,outcome}.
 func (l *live) loads(t *testing.T, kind, outcome string) float64 {
 	t.Helper()
+	return l.sample(t, "luainterp_kube_object_loads_total", map[string]string{"kind": kind, "outcome": outcome})
+}
+
+// sample returns the value of the counter or gauge of family whose labels are want, 0 when there is none.
+func (l *live) sample(t *testing.T, family string, want map[string]string) float64 {
+	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(l.metrics)
 	families, err := reg.Gather()
 	require.NoError(t, err)
 	for _, f := range families {
-		if f.GetName() != "luainterp_kube_object_loads_total" {
+		if f.GetName() != family {
 			continue
 		}
 		for _, m := range f.GetMetric() {
@@ -82,8 +89,8 @@ func (l *live) loads(t *testing.T, kind, outcome string) float64 {
 			for _, p := range m.GetLabel() {
 				labels[p.GetName()] = p.GetValue()
 			}
-			if labels["kind"] == kind && labels["outcome"] == outcome {
-				return m.GetCounter().GetValue()
+			if maps.Equal(labels, want) {
+				return m.GetCounter().GetValue() + m.GetGauge().GetValue()
 			}
 		}
 	}

@@ -18,12 +18,12 @@ import (
 // A version that would drop every operation its last good version defined
 // is refused as empty (customization.Emptied): deleting the object is how
 // its hooks are removed.
-func (s *Source) setCustomization(u *unstructured.Unstructured) {
+func (s *Source) setCustomization(u *unstructured.Unstructured, initial bool) {
 	set, err := LoadCustomization(s.engine, u)
 	if err == nil {
 		err = customization.Emptied(ObjectName(CustomizationKind, u.GetName()), s.lastGood(u.GetName()), set)
 	}
-	setObject(s, s.customizations, &s.stale.customizations, CustomizationKind, u, set, err)
+	setObject(s, s.customizations, &s.stale.customizations, CustomizationKind, u, initial, set, err)
 }
 
 // lastGood returns the version of the customization object name serving, nil when none does.
@@ -37,14 +37,15 @@ func (s *Source) lastGood(name string) *customization.Set {
 }
 
 // setWebhook loads a new version of a webhook configuration object.
-func (s *Source) setWebhook(u *unstructured.Unstructured) {
+func (s *Source) setWebhook(u *unstructured.Unstructured, initial bool) {
 	config, err := LoadWebhookConfiguration(u, s.o.webhookOpts...)
-	setObject(s, s.webhooks, &s.stale.webhooks, WebhookConfigurationKind, u, config, err)
+	setObject(s, s.webhooks, &s.stale.webhooks, WebhookConfigurationKind, u, initial, config, err)
 }
 
 // setObject notes the outcome of loading version u of an object of kind
-// into objects, marks its layer stale and reports the outcome.
-func setObject[T any](s *Source, objects map[string]*object[T], stale *bool, kind string, u *unstructured.Unstructured, good T, err error) {
+// into objects, marks its layer stale and reports the outcome (initial:
+// u came with the informer's first list).
+func setObject[T any](s *Source, objects map[string]*object[T], stale *bool, kind string, u *unstructured.Unstructured, initial bool, good T, err error) {
 	s.mu.Lock()
 	o := objects[u.GetName()]
 	if o == nil {
@@ -55,13 +56,13 @@ func setObject[T any](s *Source, objects map[string]*object[T], stale *bool, kin
 	*stale = true
 	s.countObjects()
 	s.mu.Unlock()
-	s.report(kind, u, o.goodVersion, err)
+	s.report(kind, u, o.goodVersion, initial, err)
 	s.due()
 }
 
 // noteLoad notes the outcome of loading version u of o.
 func noteLoad[T any](o *object[T], good T, u *unstructured.Unstructured, err error) {
-	o.err = err
+	o.err, o.ref = err, reference(u)
 	if err == nil {
 		o.good, o.goodVersion, o.loaded = good, u.GetResourceVersion(), true
 	}
@@ -150,6 +151,7 @@ func (s *Source) rebuild() {
 		layer, err := customization.NewLayer(s.engine, merged)
 		if err == nil {
 			s.registry.Set(interpreter.LayerCustomization, layer)
+			s.reportConflicts(merged.Conflicts)
 		}
 		s.reloaded("customization", err, len(merged.Customizations))
 	}

@@ -8,7 +8,9 @@ import "github.com/prometheus/client_golang/prometheus"
 //	luainterp_kube_object_loads_total{kind,outcome}    objects loaded: outcome loaded, invalid, emptied or deleted
 //	luainterp_kube_reloads_total{layer,outcome}        layers rebuilt: outcome ok or error
 //	luainterp_kube_last_reload_timestamp_seconds{layer} when the layer was last rebuilt without error
-//	luainterp_kube_objects{kind,state}                 objects now: state loaded (serving) or invalid (latest version refused)
+//	luainterp_kube_objects{kind,state}                 objects now: state loaded (serving), invalid (latest version refused:
+//	                                                   failed) or, for customizations, conflicting (an operation it
+//	                                                   defines is answered by another, first in name order)
 type Metrics struct {
 	objectLoads *prometheus.CounterVec
 	reloads     *prometheus.CounterVec
@@ -33,7 +35,7 @@ func NewMetrics() *Metrics {
 		}, []string{"layer"}),
 		objects: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "luainterp_kube_objects",
-			Help: "Objects read from the API server, by kind and state: loaded (a version of it serves) or invalid (its latest version was refused).",
+			Help: "Objects read from the API server, by kind and state: loaded (a version of it serves), invalid (its latest version was refused) or conflicting (a customization defining an operation another one, first in name order, answers).",
 		}, []string{"kind", "state"}),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
@@ -93,8 +94,15 @@ func LoadWebhookConfiguration(obj *unstructured.Unstructured, opts ...client.Opt
 // object is what a Source knows of one API object: the last version that
 // loaded, and why the latest did not.
 type object[T any] struct {
-	good        T      // the last version that loaded; the zero value when none did
-	goodVersion string // its resourceVersion
-	loaded      bool   // whether a version loaded
-	err         error  // why the latest version did not load; nil when it did
+	good        T                       // the last version that loaded; the zero value when none did
+	goodVersion string                  // its resourceVersion
+	loaded      bool                    // whether a version loaded
+	err         error                   // why the latest version did not load; nil when it did
+	ref         *corev1.ObjectReference // the latest version, for its Events
+}
+
+// reference returns a reference to u, for an Event on it.
+func reference(u *unstructured.Unstructured) *corev1.ObjectReference {
+	return &corev1.ObjectReference{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Name: u.GetName(),
+		UID: u.GetUID(), ResourceVersion: u.GetResourceVersion()}
 }

@@ -42,6 +42,8 @@ type Source struct {
 	stale          struct{ customizations, webhooks bool } // layers to rebuild
 	kick           chan struct{}                           // a rebuild is due
 	warned         map[string]bool                         // warnings of the customization layer already logged
+	conflicts      map[string]string                       // the Conflict Event last recorded on each customization object
+	lastConflicts  []customization.Conflict                // those of the customization layer installed
 }
 
 // New returns a Source reading the API server of cfg into reg, compiling
@@ -66,6 +68,7 @@ func New(cfg *rest.Config, reg *interpreter.Registry, engine *luavm.Engine, opts
 		webhooks:       map[string]*object[*webhook.ResourceInterpreterWebhookConfiguration]{},
 		kick:           make(chan struct{}, 1),
 		warned:         map[string]bool{},
+		conflicts:      map[string]string{},
 	}, nil
 }
 
@@ -82,18 +85,21 @@ func (s *Source) Start(ctx context.Context) error {
 	factory := dynamicinformer.NewDynamicSharedInformerFactory(s.dynamic, s.o.resync)
 	customizations := factory.ForResource(CustomizationResource).Informer()
 	webhooks := factory.ForResource(WebhookConfigurationResource).Informer()
+	var handled []cache.InformerSynced
 	for _, inf := range []struct {
 		informer cache.SharedIndexInformer
 		resource string
-		set      func(*unstructured.Unstructured)
+		set      func(u *unstructured.Unstructured, initial bool)
 		remove   func(*unstructured.Unstructured)
 	}{
 		{customizations, CustomizationResource.GroupResource().String(), s.setCustomization, s.removeCustomization},
 		{webhooks, WebhookConfigurationResource.GroupResource().String(), s.setWebhook, s.removeWebhook},
 	} {
-		if _, err := inf.informer.AddEventHandler(handler(inf.set, inf.remove)); err != nil {
+		registration, err := inf.informer.AddEventHandler(handler(inf.set, inf.remove))
+		if err != nil {
 			return err
 		}
+		handled = append(handled, registration.HasSynced)
 		resource := inf.resource
 		if err := inf.informer.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) {
 			s.o.log.Warn("API server: cannot list or watch; serving the last good layers and retrying", "resource", resource, "error", err)
@@ -102,7 +108,10 @@ func (s *Source) Start(ctx context.Context) error {
 		}
 	}
 	factory.Start(ctx.Done())
-	if !cache.WaitForCacheSync(ctx.Done(), customizations.HasSynced, webhooks.HasSynced) {
+	// The handlers' sync, not the informers': an informer has synced once
+	// its store holds the list, while its handlers may still be loading
+	// what the list brought. Ready means loaded.
+	if !cache.WaitForCacheSync(ctx.Done(), handled...) {
 		factory.Shutdown()
 		return fmt.Errorf("listing %s and %s from %s: %w", CustomizationResource.Resource, WebhookConfigurationResource.Resource, s.host, context.Cause(ctx))
 	}
@@ -123,23 +132,28 @@ func (s *Source) Start(ctx context.Context) error {
 	return nil
 }
 
-// handler calls set for an added or updated object and remove for a deleted one.
-func handler(set, remove func(*unstructured.Unstructured)) cache.ResourceEventHandlerFuncs {
-	return cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { call(set, obj) },
-		UpdateFunc: func(_, obj any) { call(set, obj) },
+// handler calls set for an added or updated object (initial when it came
+// with the informer's first list) and remove for a deleted one.
+func handler(set func(*unstructured.Unstructured, bool), remove func(*unstructured.Unstructured)) cache.ResourceEventHandlerDetailedFuncs {
+	return cache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj any, initial bool) {
+			if u, ok := obj.(*unstructured.Unstructured); ok {
+				set(u, initial)
+			}
+		},
+		UpdateFunc: func(_, obj any) {
+			if u, ok := obj.(*unstructured.Unstructured); ok {
+				set(u, false)
+			}
+		},
 		DeleteFunc: func(obj any) {
 			if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 				obj = tomb.Obj
 			}
-			call(remove, obj)
+			if u, ok := obj.(*unstructured.Unstructured); ok {
+				remove(u)
+			}
 		},
-	}
-}
-
-func call(f func(*unstructured.Unstructured), obj any) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		f(u)
 	}
 }
 
