@@ -49,6 +49,9 @@ func (c *Controller) setupInformers() error {
 		overridePolicies: f.ForResource(OverridePolicyResource).Informer(),
 		clusterPolicies:  f.ForResource(ClusterOverridePolicyResource).Informer(),
 	}
+	if err := c.trimCaches(); err != nil {
+		return err
+	}
 	bindingIndexers := cache.Indexers{byTemplate: indexTemplate, byCluster: indexClusters}
 	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
 		if err := inf.AddIndexers(bindingIndexers); err != nil {
