@@ -103,6 +103,14 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 		c.enqueue(k)
 		c.enqueueStatus(k)
 	}
+	resynced := func(u *unstructured.Unstructured) {
+		k := bindingKey(u)
+		delay := resyncDelay(k, c.o.resync)
+		c.queue.AddAfter(k, delay)
+		if c.status != nil {
+			c.status.queue.AddAfter(k, delay)
+		}
+	}
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) { call(both, obj) },
 		UpdateFunc: func(old, obj any) {
@@ -111,9 +119,13 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 				return
 			}
 			// A resync (the same version) is not skipped: it is what
-			// applies the interpreter's changes.
-			if o != nil && o.GetResourceVersion() != n.GetResourceVersion() && c.status != nil &&
-				c.status.own.is(ownKey(n), n.GetResourceVersion()) {
+			// applies the interpreter's changes; it is spread over the
+			// period.
+			if o != nil && o.GetResourceVersion() == n.GetResourceVersion() {
+				resynced(n)
+				return
+			}
+			if o != nil && c.status != nil && c.status.own.is(ownKey(n), n.GetResourceVersion()) {
 				return
 			}
 			both(n)
