@@ -146,6 +146,9 @@ func unwrap(obj any) *unstructured.Unstructured {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
+	if w, ok := obj.(*cachedWork); ok {
+		return w.view()
+	}
 	u, _ := obj.(*unstructured.Unstructured)
 	return u
 }

@@ -4,16 +4,21 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"slices"
 	"unique"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 )
 
 // The Works' informer keeps, of each Work, what the controller decides
 // from, not the Work: at fleet size the manifests are most of the
-// controller's memory (docs/scale.md). trimWork, its transform, keeps
+// controller's memory (docs/scale.md). trimWork, its transform, keeps a
+// cachedWork:
 //
 //   - the metadata the decisions read: name, namespace, uid,
 //     resourceVersion, deletionTimestamp, labels, annotations (without
@@ -35,83 +40,138 @@ import (
 // Strings that repeat across Works (label and annotation keys and values,
 // the binding's names, the manifests' kinds) are interned.
 
-// specDigestKey is the key, at the top of a cached Work, of the digest of
-// its spec. It is nothing the API server sends, and no cached Work is
-// ever written back.
+// specDigestKey is the key, at the top of a cached Work's view, of the
+// digest of its spec. It is nothing the API server sends, and no cached
+// Work is ever written back.
 const specDigestKey = "luainterp.io/spec-digest"
 
 // lastApplied is kubectl's copy of the object it last applied, an
 // annotation nothing in the controller reads.
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
-// keptWorkMetadata are the metadata fields of a cached Work.
-var keptWorkMetadata = []string{"name", "namespace", "uid", "resourceVersion", "deletionTimestamp", "labels", "annotations", "finalizers"}
+// cachedWork is what the Works' informer keeps of a Work (trimWork):
+// about a tenth of the memory of the Work as unstructured maps. view
+// gives it back as a trimmed Work, which is how the rest of the
+// controller reads it. Its ObjectMeta holds the name, namespace, uid,
+// resourceVersion, deletionTimestamp and finalizers, for the informer's
+// keys and indexes; the labels and annotations are pairs.
+type cachedWork struct {
+	metav1.ObjectMeta
+	apiVersion, kind    string
+	labels, annotations []string // key, value, key, value…
+	heads               []manifestHead
+	digest              string
+	status              any // as the API server sent it; nil when none
+}
 
-// trimWork is the Works informer's transform. Objects it has trimmed
-// already, and anything not a Work, pass as they are.
+// manifestHead names one manifest of a Work.
+type manifestHead struct{ apiVersion, kind, namespace, name string }
+
+// trimWork is the Works informer's transform. Anything not a whole Work
+// passes as it is.
 func trimWork(obj any) (any, error) {
 	u, ok := obj.(*unstructured.Unstructured)
-	if !ok || u.Object[specDigestKey] != nil {
+	if !ok {
 		return obj, nil
 	}
-	meta, _ := u.Object["metadata"].(map[string]any)
-	kept := make(map[string]any, len(keptWorkMetadata))
-	for _, k := range keptWorkMetadata {
-		if v, ok := meta[k]; ok {
-			kept[k] = v
-		}
+	w := &cachedWork{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:              u.GetName(),
+			Namespace:         intern(u.GetNamespace()),
+			UID:               u.GetUID(),
+			ResourceVersion:   u.GetResourceVersion(),
+			DeletionTimestamp: u.GetDeletionTimestamp(),
+		},
+		apiVersion:  intern(u.GetAPIVersion()),
+		kind:        intern(u.GetKind()),
+		labels:      pairs(u.GetLabels(), ""),
+		annotations: pairs(u.GetAnnotations(), lastApplied),
+		digest:      specDigest(u.Object["spec"]),
+		status:      u.Object["status"],
 	}
-	kept["namespace"] = internAny(kept["namespace"])
-	kept["labels"] = internMap(kept["labels"], "")
-	kept["annotations"] = internMap(kept["annotations"], lastApplied)
-	if f, ok := kept["finalizers"].([]any); ok {
+	if f := u.GetFinalizers(); len(f) > 0 {
+		w.Finalizers = make([]string, len(f))
 		for i := range f {
-			f[i] = internAny(f[i])
+			w.Finalizers[i] = intern(f[i])
 		}
 	}
-	for k, v := range kept {
-		if v == nil {
-			delete(kept, k)
-		}
+	manifests, _, _ := unstructured.NestedSlice(u.Object, "spec", "workload", "manifests")
+	w.heads = make([]manifestHead, len(manifests))
+	for i, m := range manifests {
+		obj, _ := m.(map[string]any)
+		mu := unstructured.Unstructured{Object: obj}
+		w.heads[i] = manifestHead{apiVersion: intern(mu.GetAPIVersion()), kind: intern(mu.GetKind()),
+			namespace: intern(mu.GetNamespace()), name: intern(mu.GetName())}
 	}
-	trimmed := map[string]any{
-		"apiVersion":  internAny(u.Object["apiVersion"]),
-		"kind":        internAny(u.Object["kind"]),
-		"metadata":    kept,
-		"spec":        map[string]any{"workload": map[string]any{"manifests": manifestHeads(u)}},
-		specDigestKey: specDigest(u.Object["spec"]),
-	}
-	if status, ok := u.Object["status"]; ok {
-		trimmed["status"] = status
-	}
-	return &unstructured.Unstructured{Object: trimmed}, nil
+	return w, nil
 }
 
-// manifestHeads returns the apiVersion, kind, namespace and name of each
-// of the Work's manifests.
-func manifestHeads(u *unstructured.Unstructured) []any {
-	manifests, _, _ := unstructured.NestedSlice(u.Object, "spec", "workload", "manifests")
-	heads := make([]any, 0, len(manifests))
-	for _, m := range manifests {
-		obj, _ := m.(map[string]any)
-		head := map[string]any{}
-		for _, k := range []string{"apiVersion", "kind"} {
-			if v, ok := obj[k]; ok {
-				head[k] = internAny(v)
-			}
-		}
-		meta, _ := obj["metadata"].(map[string]any)
-		names := map[string]any{}
-		for _, k := range []string{"namespace", "name"} {
-			if v, ok := meta[k]; ok {
-				names[k] = internAny(v)
-			}
-		}
-		head["metadata"] = names
-		heads = append(heads, head)
+// view returns the cached Work as a trimmed Work: its metadata, its
+// manifests' heads, its status, and specDigestKey.
+func (w *cachedWork) view() *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{specDigestKey: w.digest}}
+	u.SetAPIVersion(w.apiVersion)
+	u.SetKind(w.kind)
+	u.SetName(w.Name)
+	u.SetNamespace(w.Namespace)
+	u.SetUID(w.UID)
+	u.SetResourceVersion(w.ResourceVersion)
+	u.SetDeletionTimestamp(w.DeletionTimestamp)
+	u.SetLabels(fromPairs(w.labels))
+	u.SetAnnotations(fromPairs(w.annotations))
+	u.SetFinalizers(w.Finalizers)
+	heads := make([]any, len(w.heads))
+	for i, h := range w.heads {
+		m := &unstructured.Unstructured{Object: map[string]any{}}
+		m.SetAPIVersion(h.apiVersion)
+		m.SetKind(h.kind)
+		m.SetNamespace(h.namespace)
+		m.SetName(h.name)
+		heads[i] = m.Object
 	}
-	return heads
+	u.Object["spec"] = map[string]any{"workload": map[string]any{"manifests": heads}}
+	if w.status != nil {
+		u.Object["status"] = w.status
+	}
+	return u
 }
+
+// DeepCopyObject and GetObjectKind make a cachedWork a runtime.Object, as
+// the informer's store expects its objects to be; nothing copies it.
+func (w *cachedWork) DeepCopyObject() runtime.Object {
+	c := *w
+	w.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	c.labels, c.annotations, c.heads = slices.Clone(w.labels), slices.Clone(w.annotations), slices.Clone(w.heads)
+	c.status = runtime.DeepCopyJSONValue(w.status)
+	return &c
+}
+
+func (w *cachedWork) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
+
+// pairs returns the entries of m but drop as interned key, value pairs,
+// sorted by key.
+func pairs(m map[string]string, drop string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if k != drop {
+			out = append(out, intern(k), intern(m[k]))
+		}
+	}
+	return out
+}
+
+func fromPairs(p []string) map[string]string {
+	if len(p) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(p)/2)
+	for i := 0; i+1 < len(p); i += 2 {
+		m[p[i]] = p[i+1]
+	}
+	return m
+}
+
+func intern(s string) string { return unique.Make(s).Value() }
 
 // specDigest is the digest of a Work's spec: of its JSON, whose keys
 // encoding/json sorts, so that equal specs have equal digests whatever
@@ -153,29 +213,6 @@ func holds(m, sub map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func internAny(v any) any {
-	if s, ok := v.(string); ok {
-		return unique.Make(s).Value()
-	}
-	return v
-}
-
-// internMap interns the keys and values of a string map, leaving out
-// the key drop.
-func internMap(v any, drop string) any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return v
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != drop {
-			out[unique.Make(k).Value()] = internAny(v)
-		}
-	}
-	return out
 }
 
 // trimObject is the transform of the bindings' and the templates'

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // TestUpToDate decides from the trimmed Work what applyWork decides from
@@ -96,7 +95,7 @@ spec: {suspendDispatching: false, workload: {manifests: [{apiVersion: apps/v1, k
 			require.Equal(t, tt.want, whole, "the whole Work's decision")
 			cached, err := trimWork(existing.DeepCopy())
 			require.NoError(t, err)
-			assert.Equal(t, tt.want, upToDate(cached.(*unstructured.Unstructured), d))
+			assert.Equal(t, tt.want, upToDate(cached.(*cachedWork).view(), d))
 		})
 	}
 }
@@ -113,7 +112,7 @@ spec: {workload: {manifests: [{apiVersion: apps/v1, kind: Deployment, metadata: 
 status: {conditions: [{type: Applied, status: "True"}]}`)
 	trimmed, err := trimWork(work.DeepCopy())
 	require.NoError(t, err)
-	got := trimmed.(*unstructured.Unstructured)
+	got := trimmed.(*cachedWork).view()
 	digest := got.Object[specDigestKey]
 	assert.Equal(t, specDigest(work.Object["spec"]), digest)
 	delete(got.Object, specDigestKey)
@@ -123,8 +122,8 @@ kind: Work
 metadata: {name: w, namespace: karmada-es-a, uid: u, resourceVersion: "7", labels: {a: "1"}, finalizers: [f], annotations: {k: v}}
 spec: {workload: {manifests: [{apiVersion: apps/v1, kind: Deployment, metadata: {name: app, namespace: shop}}]}}
 status: {conditions: [{type: Applied, status: "True"}]}`).Object, got.Object)
-	got.Object[specDigestKey] = digest
-	again, err := trimWork(got)
+	again, err := trimWork(trimmed)
 	require.NoError(t, err)
-	assert.Same(t, got, again, "a trimmed Work passes as it is")
+	assert.Same(t, trimmed, again, "a cached Work passes as it is")
+	assert.Equal(t, trimmed, trimmed.(*cachedWork).DeepCopyObject())
 }
