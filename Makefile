@@ -81,9 +81,11 @@ bench-controller:
 # 1,000 bindings over 10 clusters, then 5,000 over 20 (100,000 Works), each
 # size with an API server of its own: first-pass rate and requests, live
 # heap and RSS per Work and per binding, restart to quiet with its writes,
-# LISTs and GETs.
+# LISTs and GETs. First, BenchmarkWorkCache: the Works' cache alone at
+# 5,000×20, whole and trimmed, without an API server.
 FLEET_SIZES ?= 1000x10 5000x20
 bench-fleet:
+	$(GO) test -run '^$$' -bench BenchmarkWorkCache -benchtime 1x ./kube/controller/
 	@for size in $(FLEET_SIZES); do \
 		KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -run '^$$' -bench "BenchmarkFleet/$$size\$$" \
 			-benchtime 1x -timeout 90m ./kube/controller/ || exit 1; \
