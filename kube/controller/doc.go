@@ -22,8 +22,16 @@
 // ClusterOverridePolicy; and the binding of a Work that someone else
 // changed or deleted (the controller's own writes are recognised by their
 // resourceVersion and do not come back). Every binding is reconciled again
-// each WithResync period, which also applies changes of the interpreter's
-// layers.
+// each WithResync period, at its own point of the period (a hash of its
+// key), which also applies changes of the interpreter's layers.
+//
+// The Works' informer keeps a trimmed Work (workcache.go): the metadata
+// the decisions read, the manifests' heads, the status, and a digest of
+// the stored spec; a Work is up to date when its metadata holds the
+// pipeline's and the digest of the spec the merge would write is the
+// cached one, and only a Work that is not is read whole, to merge with.
+// Bindings and templates are cached without managedFields
+// (docs/scale.md).
 //
 // # One reconcile
 //
