@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: build install run test bench bench-overload bench-serve bench-controller bench-admission lint fmt envtest image
+.PHONY: build install run test bench bench-overload bench-serve bench-controller bench-admission bench-fleet lint fmt envtest image
 
 # The kube-apiserver and etcd of the integration tests (internal/testenv),
 # built by hack/envtest-binaries.sh; `make test` uses them when they are there.
@@ -88,6 +88,20 @@ bench-controller:
 # that build instead (say, main's: go build -o /tmp/before ./cmd/luainterp).
 bench-admission:
 	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} LUAINTERP_TEST_BIN=$(BEFORE) $(GO) test -run '^$$' -bench BenchmarkAdmission -benchtime 1x -timeout 30m ./cmd/luainterp/
+
+# The controller at fleet size against the test API server (docs/scale.md):
+# 1,000 bindings over 10 clusters, then 5,000 over 20 (100,000 Works), each
+# size with an API server of its own: first-pass rate and requests, live
+# heap and RSS per Work and per binding, restart to quiet with its writes,
+# LISTs and GETs. First, BenchmarkWorkCache: the Works' cache alone at
+# 5,000×20, whole and trimmed, without an API server.
+FLEET_SIZES ?= 1000x10 5000x20
+bench-fleet:
+	$(GO) test -run '^$$' -bench BenchmarkWorkCache -benchtime 1x ./kube/controller/
+	@for size in $(FLEET_SIZES); do \
+		KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -run '^$$' -bench "BenchmarkFleet/$$size\$$" \
+			-benchtime 1x -timeout 90m ./kube/controller/ || exit 1; \
+	done
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

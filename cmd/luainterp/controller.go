@@ -34,6 +34,7 @@ type controllerOptions struct {
 	metricsAddr       string
 	qps               float32
 	burst             int
+	retry             controller.RetryLimits
 	failoverInjection bool
 	failover          failoverFlags
 	aggregateStatus   bool
@@ -128,8 +129,12 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.IntVar(&o.workers, "workers", controller.DefaultWorkers, "how many bindings are reconciled at once")
 	f.DurationVar(&o.resync, "resync", 10*time.Minute, "reconcile every binding again this often (0: never), which also applies changes of the interpreter's layers")
 	f.StringVar(&o.metricsAddr, "metrics-address", ":8080", "the address of /metrics, /healthz and /readyz (empty: none)")
-	f.Float32Var(&o.qps, "kube-api-qps", 50, "the most requests per second to the API server")
+	f.Float32Var(&o.qps, "kube-api-qps", 50, "the most requests per second to the API server, for the Works and for the status loop each")
 	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
+	f.DurationVar(&o.retry.Base, "retry-base-delay", controller.DefaultRetryBase, "a failed binding's first retry delay, doubled at each failure in a row")
+	f.DurationVar(&o.retry.Max, "retry-max-delay", controller.DefaultRetryMax, "the longest delay between a failed binding's retries")
+	f.Float64Var(&o.retry.QPS, "retry-qps", controller.DefaultRetryQPS, "the most retries of failed bindings per second, all bindings together")
+	f.IntVar(&o.retry.Burst, "retry-burst", controller.DefaultRetryBurst, "the most retries of failed bindings in a burst")
 	f.BoolVar(&o.failoverInjection, "stateful-failover-injection", false, "Karmada's StatefulFailoverInjection feature gate: set the preserved label state after a Directly-purged failover")
 	o.failover.addFlags(f)
 	f.BoolVar(&o.aggregateStatus, "aggregate-status", true, "fold the Works' statuses into the bindings' aggregatedStatus and the templates' status (false: leave it to Karmada's bindingStatus controller)")
@@ -151,6 +156,10 @@ func (o *controllerOptions) check() error {
 		return fmt.Errorf("--resync: want 0 or more, got %s", o.resync)
 	case o.qps <= 0 || o.burst < 1:
 		return fmt.Errorf("--kube-api-qps and --kube-api-burst: want positive values, got %g and %d", o.qps, o.burst)
+	case o.retry.Base <= 0 || o.retry.Max < o.retry.Base:
+		return fmt.Errorf("--retry-base-delay and --retry-max-delay: want 0 < base ≤ max, got %s and %s", o.retry.Base, o.retry.Max)
+	case o.retry.QPS <= 0 || o.retry.Burst < 1:
+		return fmt.Errorf("--retry-qps and --retry-burst: want positive values, got %g and %d", o.retry.QPS, o.retry.Burst)
 	case o.watch && len(o.customizations) == 0:
 		return errors.New("--watch: no customization files (-f) to watch")
 	case o.failover.check() != nil:
@@ -216,7 +225,7 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 		pipeline = append(pipeline, binding.WithStatefulFailoverInjection())
 	}
 	opts := []controller.Option{controller.WithLogger(log), controller.WithMetrics(metrics),
-		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithPipelineOptions(pipeline...),
+		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithRetryLimits(o.retry), controller.WithPipelineOptions(pipeline...),
 		controller.WithAggregateStatus(o.aggregateStatus), controller.WithCustomizationRefs(live.source.Reference)}
 	opts = append(opts, o.failover.options(o.failoverInjection)...)
 	if o.leader.elector != nil {

@@ -4,20 +4,12 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/time/rate"
 	"k8s.io/client-go/util/workqueue"
-)
-
-// The bounds of a failing binding's back-off: its n-th retry in a row
-// waits MinBackoff·2ⁿ⁻¹, at most MaxBackoff.
-const (
-	MinBackoff = 5 * time.Millisecond
-	MaxBackoff = 5 * time.Minute
 )
 
 // backoff is the bindings queue's rate limiter: each binding's own
 // exponential back-off after failures, and a bucket over all retries
-// (client-go's default controller limiter, capped at MaxBackoff). It
+// (RetryLimits; its n-th retry in a row waits Base·2ⁿ⁻¹, at most Max). It
 // remembers until when each failing binding waits, so that enqueue can
 // leave it waiting: a failure that comes back on every pass (a hook that
 // runs past its deadline or memory, an answer the API server refuses)
@@ -32,14 +24,8 @@ type backoff struct {
 
 var _ workqueue.TypedRateLimiter[Key] = (*backoff)(nil)
 
-func newBackoff() *backoff {
-	return &backoff{
-		limiter: workqueue.NewTypedMaxOfRateLimiter(
-			workqueue.NewTypedItemExponentialFailureRateLimiter[Key](MinBackoff, MaxBackoff),
-			&workqueue.TypedBucketRateLimiter[Key]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
-		),
-		until: map[Key]time.Time{},
-	}
+func newBackoff(l RetryLimits) *backoff {
+	return &backoff{limiter: l.rateLimiter(), until: map[Key]time.Time{}}
 }
 
 // When returns how long k waits before its retry, and notes it.

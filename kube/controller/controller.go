@@ -63,7 +63,7 @@ type Controller struct {
 // revises replicas with interp (usually an *interpreter.Registry whose
 // layers a kube/source.Source keeps in step with the API server).
 func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Controller, error) {
-	o := options{log: slog.New(slog.DiscardHandler), workers: DefaultWorkers, resync: 10 * time.Minute}
+	o := options{log: slog.New(slog.DiscardHandler), workers: DefaultWorkers, resync: 10 * time.Minute, retry: defaultRetryLimits()}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -72,6 +72,10 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	}
 	if o.workers < 1 {
 		return nil, fmt.Errorf("new controller: want at least 1 worker, got %d", o.workers)
+	}
+	if r := o.retry; r.Base <= 0 || r.Max < r.Base || r.QPS <= 0 || r.Burst < 1 {
+		return nil, fmt.Errorf("new controller: retry limits: want 0 < base ≤ max, qps > 0 and burst ≥ 1, got %s, %s, %g and %d",
+			r.Base, r.Max, r.QPS, r.Burst)
 	}
 	cfg = fenced(cfg, o.fence, o.metrics)
 	dyn, err := dynamic.NewForConfig(cfg)
@@ -86,7 +90,7 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	if err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
-	backoff := newBackoff()
+	backoff := newBackoff(o.retry)
 	c := &Controller{
 		dynamic:  dyn,
 		kube:     kube,
@@ -229,6 +233,7 @@ type options struct {
 	metrics  *Metrics
 	workers  int
 	resync   time.Duration
+	retry    RetryLimits
 	pipeline []binding.Option
 	fence    func() error
 	failover failoverOptions
@@ -251,7 +256,8 @@ func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
 
 // WithResync reconciles every binding again every d (10 minutes
 // otherwise; 0 never), which also applies changes of the interpreter's
-// layers to bindings whose objects did not change.
+// layers to bindings whose objects did not change. Each binding comes at
+// its own point of the period (resyncDelay), not all at once.
 func WithResync(d time.Duration) Option { return func(o *options) { o.resync = d } }
 
 // WithPipelineOptions are the binding pipeline's options.

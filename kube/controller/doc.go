@@ -22,8 +22,16 @@
 // ClusterOverridePolicy; and the binding of a Work that someone else
 // changed or deleted (the controller's own writes are recognised by their
 // resourceVersion and do not come back). Every binding is reconciled again
-// each WithResync period, which also applies changes of the interpreter's
-// layers.
+// each WithResync period, at its own point of the period (a hash of its
+// key), which also applies changes of the interpreter's layers.
+//
+// The Works' informer keeps a trimmed Work (workcache.go): the metadata
+// the decisions read, the manifests' heads, the status, and a digest of
+// the stored spec; a Work is up to date when its metadata holds the
+// pipeline's and the digest of the spec the merge would write is the
+// cached one, and only a Work that is not is read whole, to merge with.
+// Bindings and templates are cached without managedFields
+// (docs/scale.md).
 //
 // # One reconcile
 //
@@ -60,8 +68,8 @@
 // SyncWorkFailed on the binding naming the cluster and the cause, and
 // luainterp_controller_cluster_failures_total{cluster}; the other clusters'
 // Works are written, the failed one's stays as it was, and the binding is
-// retried with its own exponential back-off (MinBackoff doubling to
-// MaxBackoff). Until its retry is due, the changes of other objects that
+// retried with its own exponential back-off (WithRetryLimits: 5 ms
+// doubling to 5 minutes by default). Until its retry is due, the changes of other objects that
 // touch it (a Cluster's heartbeat, a Work's status, a policy, a resync)
 // leave it waiting, so that a failure that comes back on every pass costs
 // one reconcile per step while the other bindings go at their pace; a

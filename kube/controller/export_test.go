@@ -4,13 +4,9 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/luainterp/luainterp/binding/api"
 )
-
-// WorkStore is the Works informer's store, to make it stale in a test.
-func (c *Controller) WorkStore() cache.Store { return c.informers.works.GetStore() }
 
 // ApplyWork writes one Work as a reconcile of its binding (named by its
 // annotations) does.

@@ -46,7 +46,7 @@ func (c *Controller) hookFailed(key Key, err error) {
 		}
 		told[name] = true
 		message := fmt.Sprintf("%s: %v; retried in %s (back-off per binding, at most %s)",
-			key, se, c.backoff.waiting(key).Round(time.Millisecond), MaxBackoff)
+			key, se, c.backoff.waiting(key).Round(time.Millisecond), c.o.retry.Max)
 		const maxMessage = 1024
 		if len(message) > maxMessage {
 			message = message[:maxMessage-3] + "..."

@@ -49,6 +49,9 @@ func (c *Controller) setupInformers() error {
 		overridePolicies: f.ForResource(OverridePolicyResource).Informer(),
 		clusterPolicies:  f.ForResource(ClusterOverridePolicyResource).Informer(),
 	}
+	if err := c.trimCaches(); err != nil {
+		return err
+	}
 	bindingIndexers := cache.Indexers{byTemplate: indexTemplate, byCluster: indexClusters}
 	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
 		if err := inf.AddIndexers(bindingIndexers); err != nil {
@@ -142,6 +145,9 @@ func call(f func(*unstructured.Unstructured), obj any) {
 func unwrap(obj any) *unstructured.Unstructured {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
+	}
+	if w, ok := obj.(*cachedWork); ok {
+		return w.view()
 	}
 	u, _ := obj.(*unstructured.Unstructured)
 	return u

@@ -2,11 +2,15 @@ package controller_test
 
 import (
 	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/rest"
 
 	"github.com/luainterp/luainterp/binding/api"
 	"github.com/luainterp/luainterp/kube/controller"
@@ -50,6 +54,16 @@ func TestReactions(t *testing.T) {
 		c.converge(rb)
 	})
 
+	t.Run("a Work's manifest changed by hand is put back", func(t *testing.T) {
+		work := workRef("karmada-es-react-b", works(c, rb)["karmada-es-react-b"])
+		c.update(work, func(u *unstructured.Unstructured) {
+			manifests, _, _ := unstructured.NestedSlice(u.Object, "spec", "workload", "manifests")
+			require.NoError(t, unstructured.SetNestedField(manifests[0].(map[string]any), int64(42), "spec", "replicas"))
+			require.NoError(t, unstructured.SetNestedSlice(u.Object, manifests, "spec", "workload", "manifests"))
+		})
+		c.converge(rb)
+	})
+
 	t.Run("a Work deleted by hand comes back", func(t *testing.T) {
 		work := workRef("karmada-es-react-a", works(c, rb)["karmada-es-react-a"])
 		uid := c.get(work).GetUID()
@@ -66,9 +80,11 @@ func TestReactions(t *testing.T) {
 
 }
 
-// TestConflictRetried updates a Work from a cache that is behind the API
-// server: the update conflicts, the Work is read again, and the retry
-// writes the merge of the fresh Work and the pipeline's.
+// TestConflictRetried updates a Work that someone else writes between
+// the controller's read and its update: the update conflicts, the Work is
+// read again, and the retry writes the merge of the fresh Work and the
+// pipeline's. (A cache behind the API server no longer makes a conflict:
+// a Work that is not up to date is read whole before it is merged.)
 func TestConflictRetried(t *testing.T) {
 	c := newCluster(t)
 	rb, _ := c.deployment("conflict", map[string]map[string]any{"conflict-a": nil}, nil)
@@ -82,22 +98,30 @@ func TestConflictRetried(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, wrote)
 
-	m := controller.NewMetrics()
-	behind, err := controller.New(c.cfg, registry(), controller.WithMetrics(m))
-	require.NoError(t, err)
-	stale := c.get(workRef(desired.Namespace, desired.Name))
-	require.NoError(t, behind.WorkStore().Add(stale))
-	c.update(stale, func(u *unstructured.Unstructured) {
-		labels := u.GetLabels()
-		labels["by-hand"] = "yes"
-		u.SetLabels(labels)
+	// The first update of the Work is preceded by someone else's.
+	cfg := rest.CopyConfig(c.cfg)
+	var raced atomic.Bool
+	cfg.Wrap(func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			if req.Method == http.MethodPut && strings.Contains(req.URL.Path, "/works/") && raced.CompareAndSwap(false, true) {
+				c.update(workRef(desired.Namespace, desired.Name), func(u *unstructured.Unstructured) {
+					labels := u.GetLabels()
+					labels["by-hand"] = "yes"
+					u.SetLabels(labels)
+				})
+			}
+			return next.RoundTrip(req)
+		})
 	})
+	m := controller.NewMetrics()
+	racing, err := controller.New(cfg, registry(), controller.WithMetrics(m))
+	require.NoError(t, err)
 	desired.Spec.SuspendDispatching = ptrTo(true)
-	wrote, err = behind.ApplyWork(context.Background(), desired)
+	wrote, err = racing.ApplyWork(context.Background(), desired)
 	require.NoError(t, err)
 	assert.True(t, wrote)
 	assert.Equal(t, 1.0, counter(t, m, "luainterp_controller_write_conflicts_total", nil))
-	got := c.get(stale)
+	got := c.get(workRef(desired.Namespace, desired.Name))
 	assert.Equal(t, "yes", got.GetLabels()["by-hand"], "labels are united, none removed")
 	suspended, _, _ := unstructured.NestedBool(got.Object, "spec", "suspendDispatching")
 	assert.True(t, suspended)

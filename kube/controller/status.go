@@ -109,6 +109,18 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 		c.backoff.Forget(bindingKey(u))
 		both(u)
 	}
+	// A resync is spread over the period; a binding backing off waits
+	// for its retry.
+	resynced := func(u *unstructured.Unstructured) {
+		k := bindingKey(u)
+		delay := resyncDelay(k, c.o.resync)
+		if c.backoff.waiting(k) == 0 {
+			c.queue.AddAfter(k, delay)
+		}
+		if c.status != nil {
+			c.status.queue.AddAfter(k, delay)
+		}
+	}
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) { call(changed, obj) },
 		UpdateFunc: func(old, obj any) {
@@ -117,9 +129,13 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 				return
 			}
 			// A resync (the same version) is not skipped: it is what
-			// applies the interpreter's changes.
-			if o != nil && o.GetResourceVersion() != n.GetResourceVersion() && c.status != nil &&
-				c.status.own.is(ownKey(n), n.GetResourceVersion()) {
+			// applies the interpreter's changes; it is spread over the
+			// period.
+			if o != nil && o.GetResourceVersion() == n.GetResourceVersion() {
+				resynced(n)
+				return
+			}
+			if o != nil && c.status != nil && c.status.own.is(ownKey(n), n.GetResourceVersion()) {
 				return
 			}
 			if o != nil && (o.GetGeneration() != n.GetGeneration() || o.GetDeletionTimestamp().IsZero() != n.GetDeletionTimestamp().IsZero()) {

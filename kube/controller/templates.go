@@ -100,6 +100,7 @@ func (t *templates) informer(gvr schema.GroupVersionResource) *templateInformer 
 		informer: dynamicinformer.NewFilteredDynamicInformer(t.dynamic, gvr, "", 0, cache.Indexers{}, nil).Informer(),
 		synced:   make(chan struct{}),
 	}
+	_ = inf.informer.SetTransform(trimObject) // not started yet: it cannot fail
 	_, _ = inf.informer.AddEventHandler(changed(t.onChange))
 	t.informers[gvr] = inf
 	ctx := t.ctx

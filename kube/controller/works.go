@@ -47,8 +47,10 @@ func (e *WorkOwnedError) Error() string {
 // applyWork creates the Work or updates it to the merge of what is stored
 // and w, as Karmada does; it writes nothing when the merge is what is
 // stored, and refuses a Work that another binding still there owns. It
-// reads the Work from the cache, or from the API server when the cache
-// may lag behind its own last write or a write conflicts.
+// decides from the cache (a trimmed Work, workcache.go) and reads the
+// whole Work from the API server only to merge with it: when the cached
+// one is not up to date, the cache may lag behind the controller's own
+// last write, or a write conflicts.
 func (c *Controller) applyWork(ctx context.Context, key Key, w *api.Work) (wrote bool, err error) {
 	desired, err := toUnstructured(w)
 	if err != nil {
@@ -65,12 +67,17 @@ func (c *Controller) applyWork(ctx context.Context, key Key, w *api.Work) (wrote
 		wrote = true
 		return nil
 	}
-	var existing *unstructured.Unstructured
+	var existing *unstructured.Unstructured // the whole Work, read when it is to be merged
 	if !c.written.pending(w.Namespace + "/" + w.Name) {
 		obj, exists, _ := c.informers.works.GetStore().GetByKey(w.Namespace + "/" + w.Name)
-		if existing = unwrap(obj); !exists || existing == nil {
+		cached := unwrap(obj)
+		if !exists || cached == nil {
 			if err := create(); !apierrors.IsAlreadyExists(err) {
 				return wrote, err
+			}
+		} else {
+			if err := c.writable(key, cached); err != nil || upToDate(cached, desired) {
+				return false, err
 			}
 		}
 	}
@@ -85,12 +92,8 @@ func (c *Controller) applyWork(ctx context.Context, key Key, w *api.Work) (wrote
 				return fmt.Errorf("get work %s/%s: %w", w.Namespace, w.Name, err)
 			}
 		}
-		if existing.GetDeletionTimestamp() != nil {
-			return &WorkDeletingError{Namespace: w.Namespace, Name: w.Name}
-		}
-		if owner, ok := workOwner(existing); ok && owner != key && c.bindingExists(owner) {
-			c.o.metrics.refusals.WithLabelValues(ReasonWorkOwned).Inc()
-			return &WorkOwnedError{Namespace: w.Namespace, Name: w.Name, Owner: owner}
+		if err := c.writable(key, existing); err != nil {
+			return err
 		}
 		merged := mergeWork(existing, desired)
 		if reflect.DeepEqual(existing.Object, merged.Object) {
@@ -115,6 +118,20 @@ func (c *Controller) applyWork(ctx context.Context, key Key, w *api.Work) (wrote
 	return wrote, err
 }
 
+// writable returns why the binding key may not write over the Work w: it
+// is being deleted (*WorkDeletingError), or another binding still there
+// wrote it (*WorkOwnedError); nil when it may.
+func (c *Controller) writable(key Key, w *unstructured.Unstructured) error {
+	if w.GetDeletionTimestamp() != nil {
+		return &WorkDeletingError{Namespace: w.GetNamespace(), Name: w.GetName()}
+	}
+	if owner, ok := workOwner(w); ok && owner != key && c.bindingExists(owner) {
+		c.o.metrics.refusals.WithLabelValues(ReasonWorkOwned).Inc()
+		return &WorkOwnedError{Namespace: w.GetNamespace(), Name: w.GetName(), Owner: owner}
+	}
+	return nil
+}
+
 // mergeWork returns existing updated with desired, as Karmada updates a
 // Work: labels and annotations united (desired winning, none removed),
 // finalizers united and sorted, the spec replaced; and the Work's
@@ -124,15 +141,26 @@ func mergeWork(existing, desired *unstructured.Unstructured) *unstructured.Unstr
 	merged := existing.DeepCopy()
 	merged.SetLabels(union(existing.GetLabels(), desired.GetLabels()))
 	merged.SetAnnotations(union(existing.GetAnnotations(), desired.GetAnnotations()))
-	finalizers := slices.Compact(slices.Sorted(slices.Values(append(existing.GetFinalizers(), desired.GetFinalizers()...))))
-	merged.SetFinalizers(finalizers)
+	merged.SetFinalizers(mergeFinalizers(existing.GetFinalizers(), desired.GetFinalizers()))
+	merged.Object["spec"] = mergeSpec(existing.GetLabels(), desired)
+	return merged
+}
+
+// mergeFinalizers is the union of a Work's finalizers and desired's,
+// sorted.
+func mergeFinalizers(existing, desired []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(existing), desired...))))
+}
+
+// mergeSpec is desired's spec as it is written over a Work labelled
+// existing: a copy, with the Work's permanent id on its manifests.
+func mergeSpec(existing map[string]string, desired *unstructured.Unstructured) map[string]any {
 	spec, _ := desired.Object["spec"].(map[string]any)
 	spec = runtimeDeepCopy(spec)
-	if id := existing.GetLabels()[api.WorkPermanentIDLabel]; id != "" {
+	if id := existing[api.WorkPermanentIDLabel]; id != "" {
 		setManifestLabel(spec, api.WorkPermanentIDLabel, id)
 	}
-	merged.Object["spec"] = spec
-	return merged
+	return spec
 }
 
 func union(a, b map[string]string) map[string]string {
