@@ -22,17 +22,27 @@ type ChunkResult struct {
 	Value any
 }
 
+// Chunk is the input of a chunk script's call.
+type Chunk struct {
+	// Vars are the call's globals besides the sandbox's, converted as an
+	// operation's objects are (maps lazily).
+	Vars map[string]any
+	// Refs settle the result's empty tables, as the input object does
+	// for ReviseReplica (see Lua to Go in the package doc).
+	Refs []*unstructured.Unstructured
+	// KeepEmpty makes every empty table of the result an empty map.
+	KeepEmpty bool
+}
+
 // RunChunk runs s as a chunk script, the form of Argo CD's health and
-// action scripts: the chunk is the whole hook. It runs with each of vars
-// as a global, converted as an operation's objects are (maps lazily), and
-// with getmetatable and setmetatable besides the sandbox's globals (see
-// metatables); its result is the last value it returns. Empty tables in
-// the result are settled against refs, as for ReviseReplica. op only
+// action scripts: the chunk is the whole hook. It runs with c's Vars as
+// globals, and with getmetatable and setmetatable besides the sandbox's
+// (see metatables); its result is the last value it returns. op only
 // names the call in errors (the zero Operation for none). Every error is
 // an *interpreter.ScriptError.
-func (e *Engine) RunChunk(ctx context.Context, s *Script, op interpreter.Operation, vars map[string]any, refs ...*unstructured.Unstructured) (ChunkResult, error) {
+func (e *Engine) RunChunk(ctx context.Context, s *Script, op interpreter.Operation, c Chunk) (ChunkResult, error) {
 	var res ChunkResult
-	err := e.session(ctx, s, op, func(st *state) error { return st.setVars(vars) }, func(st *state) error {
+	err := e.session(ctx, s, op, func(st *state) error { return st.setVars(c.Vars) }, func(st *state) error {
 		L := st.L
 		if L.GetTop() == 0 {
 			res.Type = lua.LTNil.String()
@@ -42,7 +52,7 @@ func (e *Engine) RunChunk(ctx context.Context, s *Script, op interpreter.Operati
 		res.Type = v.Type().String()
 		switch v.(type) {
 		case *lua.LTable, lua.LString, lua.LNumber, lua.LBool:
-			d := decoder{refs: newEmptyRefs(refs...), lazy: st.lazy}
+			d := decoder{refs: newEmptyRefs(c.Refs...), lazy: st.lazy, keepEmpty: c.KeepEmpty}
 			out, err := d.root(v, shapeAny)
 			if err != nil {
 				return fmt.Errorf("the value returned: %w", err)

@@ -49,9 +49,10 @@ return {v = t.x, lazy = setmetatable(obj, {__index = function() return "meta" en
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := e.Compile("health.lua", tt.source)
 			require.NoError(t, err)
-			res, err := e.RunChunk(context.Background(), s, interpreter.InterpretHealth,
-				map[string]any{"obj": obj, "actionParams": map[string]any{"replicas": "3"}},
-				&unstructured.Unstructured{Object: obj})
+			res, err := e.RunChunk(context.Background(), s, interpreter.InterpretHealth, luavm.Chunk{
+				Vars: map[string]any{"obj": obj, "actionParams": map[string]any{"replicas": "3"}},
+				Refs: []*unstructured.Unstructured{{Object: obj}},
+			})
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantType, res.Type)
 			assert.Equal(t, tt.want, res.Value)
@@ -72,7 +73,7 @@ func TestRunChunkErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := e.Compile("health.lua", tt.source)
 			require.NoError(t, err)
-			_, err = e.RunChunk(context.Background(), s, interpreter.InterpretHealth, map[string]any{"obj": map[string]any{}})
+			_, err = e.RunChunk(context.Background(), s, interpreter.InterpretHealth, luavm.Chunk{Vars: map[string]any{"obj": map[string]any{}}})
 			var se *interpreter.ScriptError
 			require.ErrorAs(t, err, &se)
 			assert.Equal(t, tt.want, err.Error())
@@ -85,7 +86,7 @@ func TestRunChunkGlobalsDoNotLeak(t *testing.T) {
 	s, err := e.Compile("leak", "x = (x or 0) + 1; return {x = x, g = getmetatable ~= nil}")
 	require.NoError(t, err)
 	for range 2 {
-		res, err := e.RunChunk(context.Background(), s, 0, nil)
+		res, err := e.RunChunk(context.Background(), s, 0, luavm.Chunk{})
 		require.NoError(t, err)
 		assert.Equal(t, map[string]any{"x": int64(1), "g": true}, res.Value)
 	}
@@ -94,4 +95,18 @@ func TestRunChunkGlobalsDoNotLeak(t *testing.T) {
 	healthy, err := e.Hook(hook).InterpretHealth(context.Background(), &unstructured.Unstructured{Object: map[string]any{"kind": "A"}})
 	require.NoError(t, err)
 	assert.True(t, healthy, "a Karmada hook run after a chunk script sees no metatable functions")
+}
+
+func TestRunChunkKeepEmpty(t *testing.T) {
+	e := luavm.New()
+	s, err := e.Compile("discovery.lua", "return {restart = {}, scale = {params = {}}}")
+	require.NoError(t, err)
+	for keep, want := range map[bool]any{
+		true:  map[string]any{"restart": map[string]any{}, "scale": map[string]any{"params": map[string]any{}}},
+		false: map[string]any{"scale": map[string]any{}},
+	} {
+		res, err := e.RunChunk(context.Background(), s, 0, luavm.Chunk{KeepEmpty: keep})
+		require.NoError(t, err)
+		assert.Equal(t, want, res.Value, "KeepEmpty %v", keep)
+	}
 }
