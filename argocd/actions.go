@@ -14,7 +14,7 @@ type Action struct {
 	Disabled    bool          `json:"disabled"`
 	IconClass   string        `json:"iconClass"`
 	DisplayName string        `json:"displayName"`
-	Params      []ActionParam `json:"params"` // nil when the script gives none, empty when it gives an empty list
+	Params      []ActionParam `json:"params,omitempty"` // nil when the script gives none, empty when it gives an empty list
 }
 
 // ActionParam is a parameter an action takes.

@@ -89,7 +89,7 @@ func ParseConfigMap(name string, data map[string]string) ([]*Override, error) {
 			where := fmt.Sprintf("%s: %s[%s]", name, KeyCustomizations, key)
 			o := get(key)
 			if doc.HealthLua != "" {
-				o.Health = &Script{Name: where + ".health.lua", Source: doc.HealthLua, OpenLibs: doc.HealthLuaOpenLibs}
+				o.Health = &Script{Name: where + ".health.lua", Source: doc.HealthLua, Role: RoleHealth, OpenLibs: doc.HealthLuaOpenLibs}
 			}
 			if doc.Actions != "" {
 				a, err := parseActions(where+".actions", doc.Actions)
@@ -103,7 +103,7 @@ func ParseConfigMap(name string, data map[string]string) ([]*Override, error) {
 		v := data[k]
 		switch {
 		case strings.HasPrefix(k, prefixHealth):
-			get(splitKey(k[len(prefixHealth):])).Health = &Script{Name: name + ": " + k, Source: v}
+			get(splitKey(k[len(prefixHealth):])).Health = &Script{Name: name + ": " + k, Source: v, Role: RoleHealth}
 		case strings.HasPrefix(k, prefixActions):
 			a, err := parseActions(name+": "+k, v)
 			errs = append(errs, err)
@@ -137,13 +137,13 @@ func parseActions(name, text string) (*Actions, error) {
 	}
 	a := &Actions{ByName: map[string]*Script{}, MergeBuiltin: doc.MergeBuiltinActions}
 	if doc.DiscoveryLua != "" {
-		a.Discovery = &Script{Name: name + ".discovery.lua", Source: doc.DiscoveryLua}
+		a.Discovery = &Script{Name: name + ".discovery.lua", Source: doc.DiscoveryLua, Role: RoleDiscovery}
 	}
 	for i, d := range doc.Definitions {
 		if d.Name == "" {
 			return nil, fmt.Errorf("%s: definitions[%d] has no name", name, i)
 		}
-		a.ByName[d.Name] = &Script{Name: fmt.Sprintf("%s.definitions[%s].action.lua", name, d.Name), Source: d.ActionLua}
+		a.ByName[d.Name] = &Script{Name: fmt.Sprintf("%s.definitions[%s].action.lua", name, d.Name), Source: d.ActionLua, Role: RoleAction}
 	}
 	return a, nil
 }

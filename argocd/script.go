@@ -7,10 +7,21 @@ type Script struct {
 	// carry: a file path, or argocd-cm's name and key.
 	Name   string
 	Source string
+	Role   Role
 	// OpenLibs is the script's useOpenLibs setting. It changes nothing
 	// here: every script runs in luainterp's sandbox (see the package doc).
 	OpenLibs bool
 }
+
+// Role is what a script does.
+type Role string
+
+// The roles.
+const (
+	RoleHealth    Role = "health"
+	RoleDiscovery Role = "discovery"
+	RoleAction    Role = "action"
+)
 
 // Actions are the actions of a kind: the discovery script, and each
 // action's script by name.

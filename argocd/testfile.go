@@ -1,6 +1,7 @@
 package argocd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -52,8 +53,9 @@ type testFile struct {
 }
 
 // readTestFile reads health_test.yaml or action_test.yaml. Decoding is
-// strict about types, not names: as on Argo CD, an unknown key is ignored.
-func readTestFile(path string) (*testFile, error) {
+// strict about types; as on Argo CD an unknown key is ignored, unless
+// strict.
+func readTestFile(path string, strict bool) (*testFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -72,7 +74,11 @@ func readTestFile(path string) (*testFile, error) {
 	if filepath.Base(path) == ActionTestFile {
 		into = &actionTestFile{}
 	}
-	if err := json.Unmarshal(j, into); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(j))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(into); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	switch v := into.(type) {

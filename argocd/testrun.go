@@ -26,8 +26,10 @@ import (
 // used), and runs when selected (nil for
 // all) matches its name, else it is skipped; each gets every result as
 // it is judged. A file that cannot be read is one failed case holding the
-// error; a case whose script fails, fails alone.
-func (in *Interpreter) RunTests(ctx context.Context, f *Folder, selected *regexp.Regexp, each func(*testsuite.Result)) []*testsuite.Result {
+// error (with strict, a file holding a key Argo CD would ignore is one
+// too); a case whose script fails, fails alone.
+func (in *Interpreter) RunTests(ctx context.Context, f *Folder, o TestOptions) []*testsuite.Result {
+	selected, each := o.Selected, o.Each
 	var results []*testsuite.Result
 	seen := map[string]int{}
 	add := func(r *testsuite.Result) {
@@ -40,7 +42,7 @@ func (in *Interpreter) RunTests(ctx context.Context, f *Folder, selected *regexp
 		}
 	}
 	for _, path := range f.Tests {
-		tf, err := readTestFile(path)
+		tf, err := readTestFile(path, o.Strict)
 		if err != nil {
 			add(&testsuite.Result{Name: f.Key + "/" + filepath.Base(path), Status: testsuite.Fail, Err: err,
 				Failures: []string{err.Error()},
@@ -62,6 +64,13 @@ func (in *Interpreter) RunTests(ctx context.Context, f *Folder, selected *regexp
 		}
 	}
 	return results
+}
+
+// TestOptions select and report the cases RunTests runs.
+type TestOptions struct {
+	Selected *regexp.Regexp          // the names of the cases to run; nil for all
+	Strict   bool                    // fail a test file holding a key Argo CD would ignore
+	Each     func(*testsuite.Result) // called with each result as it is judged; may be nil
 }
 
 // judge runs one case when selected, timing it and turning a panic into

@@ -22,7 +22,7 @@ func runTree(t *testing.T, dir string, overrides ...*argocd.Override) []*testsui
 	in := argocd.New(luavm.New(luavm.WithTimeout(250*time.Millisecond)), argocd.NewCustomizations(tree, overrides...))
 	var results []*testsuite.Result
 	for _, f := range tree.Folders() {
-		results = append(results, in.RunTests(context.Background(), f, nil, nil)...)
+		results = append(results, in.RunTests(context.Background(), f, argocd.TestOptions{})...)
 	}
 	return results
 }

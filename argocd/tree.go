@@ -85,14 +85,14 @@ func (t *Tree) add(p string) error {
 	parent = strings.TrimSuffix(parent, "/")
 	switch {
 	case file == HealthFile:
-		s, err := t.read(p)
+		s, err := t.read(p, RoleHealth)
 		t.folder(dir).Health = s
 		return err
 	case file == HealthTestFile:
 		f := t.folder(dir)
 		f.Tests = append(f.Tests, filepath.Join(t.Dir, p))
 	case inDir == ActionsDir && parent != "" && file == DiscoveryFile:
-		s, err := t.read(p)
+		s, err := t.read(p, RoleDiscovery)
 		t.actions(parent).Discovery = s
 		return err
 	case inDir == ActionsDir && parent != "" && file == ActionTestFile:
@@ -103,21 +103,21 @@ func (t *Tree) add(p string) error {
 		if kind == "." {
 			return nil
 		}
-		s, err := t.read(p)
+		s, err := t.read(p, RoleAction)
 		t.actions(kind).ByName[inDir] = s
 		return err
 	}
 	return nil
 }
 
-func (t *Tree) read(p string) (*Script, error) {
+func (t *Tree) read(p string, role Role) (*Script, error) {
 	name := filepath.Join(t.Dir, p)
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
 	// Argo CD runs its built-in health scripts with the standard libraries open.
-	return &Script{Name: name, Source: string(data), OpenLibs: true}, nil
+	return &Script{Name: name, Source: string(data), Role: role, OpenLibs: true}, nil
 }
 
 func (t *Tree) folder(key string) *Folder {
