@@ -42,6 +42,7 @@ type serveOptions struct {
 	cfg             serveconfig.Config // the flags of the configuration's keys
 	gcPercent       int
 	kube            kubeOptions
+	argocd          argocdFlags
 }
 
 func newServeCommand() *cobra.Command {
@@ -138,6 +139,7 @@ Requests that fail are also logged to standard error.`,
 	addConfigFlags(f, &o.cfg)
 	addGCFlag(f, &o.gcPercent)
 	o.kube.addFlags(f)
+	o.argocd.addServe(f)
 	return cmd
 }
 
@@ -240,6 +242,9 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 	}
 	parts := layerParts{log: log, gatherer: gatherer, engine: newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...), webhookOpts: webhookOpts}
 	reg, validator, err := o.layers(ctx, cmd, parts)
+	if err == nil {
+		err = o.argocd.serve(ctx, reg, parts.engine, &o.kube, log)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
