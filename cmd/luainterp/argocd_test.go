@@ -19,7 +19,7 @@ const (
 )
 
 func TestTestArgoCDFormatDetected(t *testing.T) {
-	for _, dir := range []string{fixtureArgoCDTree, argocdCMTree} {
+	for _, dir := range []string{fixtureArgoCDTree, argocdCMTree, "../../examples/argocd"} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			stdout, stderr, code := runTest(t, dir)
 			assert.Equal(t, 0, code, stdout)
