@@ -25,7 +25,7 @@ func (a *argocdFlags) add(f *pflag.FlagSet) {
 	f.StringVar(&a.configMap, "argocd-cm", "", "an argocd-cm ConfigMap file whose resource.customizations keys override the tree's scripts")
 }
 
-// addServe adds the flags of serve: those of add, and --argocd-cm-name.
+// addServe adds the flags of serve and the controller: those of add, and --argocd-cm-name.
 func (a *argocdFlags) addServe(f *pflag.FlagSet) {
 	a.add(f)
 	f.StringVar(&a.name, "argocd-cm-name", "", "with --kubeconfig or --in-cluster, NAMESPACE/NAME of an argocd-cm ConfigMap to follow in the API server, instead of --argocd-cm")

@@ -16,12 +16,12 @@ import (
 	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
-// serve installs serve's argocd layer into reg: the tree and ConfigMap
+// install installs the argocd layer of serve and the controller into reg: the tree and ConfigMap
 // file of the flags, or the tree with the ConfigMap --argocd-cm-name
 // names in the API server, installed anew at each change of it. A
 // ConfigMap whose scripts cannot be read keeps the last good layer (the
 // error is logged); a deleted one leaves the tree's scripts alone.
-func (a *argocdFlags) serve(ctx context.Context, reg *interpreter.Registry, engine *luavm.Engine, k *kubeOptions, log *slog.Logger) error {
+func (a *argocdFlags) install(ctx context.Context, reg *interpreter.Registry, engine *luavm.Engine, k *kubeOptions, log *slog.Logger) error {
 	if a.name == "" {
 		if !a.set() {
 			return nil

@@ -243,7 +243,7 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 	parts := layerParts{log: log, gatherer: gatherer, engine: newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...), webhookOpts: webhookOpts}
 	reg, validator, err := o.layers(ctx, cmd, parts)
 	if err == nil {
-		err = o.argocd.serve(ctx, reg, parts.engine, &o.kube, log)
+		err = o.argocd.install(ctx, reg, parts.engine, &o.kube, log)
 	}
 	if err != nil {
 		return nil, nil, err
