@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: build run test bench bench-overload bench-serve bench-controller lint fmt envtest image
+.PHONY: build install run test bench bench-overload bench-serve bench-controller lint fmt envtest image
 
 # The kube-apiserver and etcd of the integration tests (internal/testenv),
 # built by hack/envtest-binaries.sh; `make test` uses them when they are there.
@@ -14,6 +14,10 @@ ENVTEST_DIR ?= $(or $(LUAINTERP_ENVTEST_DIR),$(HOME)/.cache/luainterp/envtest/1.
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/luainterp
+
+# Into $(go env GOBIN), else $(go env GOPATH)/bin, stamped as build is.
+install:
+	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/luainterp
 
 # The container image of Dockerfile: a static binary, stamped as build is.
 IMAGE  ?= luainterp:$(VERSION)
