@@ -152,3 +152,29 @@ data:
 WARN  `+cm+`: resource.customizations.health.example.com_Typo: Lua line 1: global "objj" is read but never assigned, and the sandbox has none
 `, r.stdout)
 }
+
+func TestTestArgoCDReports(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS(fixtureArgoCDTree)))
+	file := filepath.Join(dir, "resource_customizations/batch/Job/health_test.yaml")
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(string(data), "- healthStatus:", "- note: an Argo CD test ignores this key\n  healthStatus:", 1)), 0o644))
+
+	stdout, _, code := runTest(t, "--run", "batch/Job/", dir)
+	assert.Equal(t, 0, code, stdout)
+	stdout, _, code = runTest(t, "--strict", "--run", "batch/Job/", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout, `json: unknown field "note"`)
+
+	lcov := filepath.Join(t.TempDir(), "lcov.info")
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	_, _, code = runTest(t, "--coverage-out", lcov, "--junit", junit, "--coverage-min", "90", "--run", "batch/", fixtureArgoCDTree)
+	assert.Equal(t, 1, code, "the other kinds' scripts did not run")
+	cov, err := os.ReadFile(lcov)
+	require.NoError(t, err)
+	assert.Contains(t, string(cov), "SF:"+fixtureArgoCDTree+"/resource_customizations/batch/CronJob/actions/create-job/action.lua\n")
+	report, err := os.ReadFile(junit)
+	require.NoError(t, err)
+	assert.Contains(t, string(report), `<testcase name="action/create-job/testdata/cronjob.yaml" classname="batch/CronJob"`)
+}
