@@ -87,22 +87,3 @@ func (c *Customizations) ActionScript(gk schema.GroupKind, name string) *Script 
 	}
 	return nil
 }
-
-// Kinds returns the keys the customizations hold scripts for: the
-// overrides' (globs included) and the tree's folders (wildcards
-// included), sorted.
-func (c *Customizations) Kinds() []string {
-	var keys []string
-	for k := range c.overrides {
-		keys = append(keys, k)
-	}
-	if c.Tree != nil {
-		for k := range c.Tree.kinds {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-	}
-	slices.Sort(keys)
-	return keys
-}

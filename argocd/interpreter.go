@@ -39,9 +39,6 @@ func New(engine *luavm.Engine, c *Customizations) *Interpreter {
 	return &Interpreter{engine: engine, c: c}
 }
 
-// Customizations returns the customizations the interpreter runs.
-func (in *Interpreter) Customizations() *Customizations { return in.c }
-
 // compile returns s compiled, once per Interpreter.
 func (in *Interpreter) compile(s *Script) (*luavm.Script, error) {
 	if c, ok := in.compiled.Load(s); ok {

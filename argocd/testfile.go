@@ -63,12 +63,12 @@ func readTestFile(path string, strict bool) (*testFile, error) {
 	f := &testFile{path: path, lines: map[string][]int{}}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlError(path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	f.lines = caseLines(&root)
 	j, err := sigsyaml.YAMLToJSON(data)
 	if err != nil {
-		return nil, yamlError(path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	into := any(&healthTestFile{})
 	if filepath.Base(path) == ActionTestFile {
@@ -88,11 +88,6 @@ func readTestFile(path string, strict bool) (*testFile, error) {
 		f.disc, f.action = v.DiscoveryTests, v.ActionTests
 	}
 	return f, nil
-}
-
-// yamlError names the file, and the line when the YAML parser gave one.
-func yamlError(path string, err error) error {
-	return fmt.Errorf("%s: %w", path, err)
 }
 
 // caseLines returns the line of each item of the top-level lists.
