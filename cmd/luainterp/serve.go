@@ -253,7 +253,7 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 		// ejected hook's refusal holds a bulkhead slot only while it refuses.
 		// The Lua layers' hooks only: a built-in handler has no deadline to
 		// run into, and a webhook has its own breaker.
-		limits = append(limits, hookBreakers.Middleware(reg.Which, interpreter.LayerCustomization, interpreter.LayerThirdParty))
+		limits = append(limits, hookBreakers.Middleware(reg.Which, interpreter.LayerCustomization, interpreter.LayerThirdParty, interpreter.LayerArgoCD))
 	}
 	access, closeAccess, err := openAccessLog(cfg.AccessLog, cmd.ErrOrStderr())
 	if err != nil {
