@@ -19,14 +19,18 @@ const (
 	LayerWebhook                    // remote interpreter webhooks
 	LayerThirdParty                 // bundled Lua customizations for popular CRDs
 	LayerBuiltin                    // Go handlers for Kubernetes' own kinds
+	// LayerArgoCD is Argo CD's health checks (package argocd), last: it
+	// answers InterpretHealth only for the kinds no other layer covers,
+	// so that what Karmada users already rely on keeps its answer.
+	LayerArgoCD
 	numLayers
 )
 
-var layerNames = [numLayers]string{"customization", "webhook", "thirdparty", "builtin"}
+var layerNames = [numLayers]string{"customization", "webhook", "thirdparty", "builtin", "argocd"}
 
 // Layers returns every layer, highest precedence first.
 func Layers() []Layer {
-	return []Layer{LayerCustomization, LayerWebhook, LayerThirdParty, LayerBuiltin}
+	return []Layer{LayerCustomization, LayerWebhook, LayerThirdParty, LayerBuiltin, LayerArgoCD}
 }
 
 func (l Layer) String() string {

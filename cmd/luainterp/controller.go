@@ -41,6 +41,7 @@ type controllerOptions struct {
 	outputLimit       serveconfig.Bytes
 	kube              kubeOptions
 	leader            leaderOptions
+	argocd            argocdFlags
 }
 
 func newControllerCommand() *cobra.Command {
@@ -140,6 +141,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.BoolVar(&o.aggregateStatus, "aggregate-status", true, "fold the Works' statuses into the bindings' aggregatedStatus and the templates' status (false: leave it to Karmada's bindingStatus controller)")
 	addOutputLimitFlag(f, &o.outputLimit)
 	o.kube.addFlags(f)
+	o.argocd.addServe(f)
 	o.leader.addFlags(f)
 	return cmd
 }
@@ -212,6 +214,9 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 		}
 	}
 	if err := live.source.Start(ctx); err != nil {
+		return nil, err
+	}
+	if err := o.argocd.install(ctx, live.reg, engine, &o.kube, log); err != nil {
 		return nil, err
 	}
 	cfg, err := o.kube.config()

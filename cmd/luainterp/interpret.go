@@ -29,6 +29,7 @@ type interpretOptions struct {
 	timeout        time.Duration
 	outputLimit    serveconfig.Bytes
 	edit           bool
+	argocd         argocdFlags
 }
 
 func newInterpretCommand() *cobra.Command {
@@ -103,6 +104,7 @@ saved, or checks it without --operation, as karmadactl interpret --edit does.
 	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "the longest the operation may run (a script, or a --webhook-config webhook)")
 	addOutputLimitFlag(f, &o.outputLimit)
 	f.BoolVar(&o.strict, "strict", false, "with --check, count the linter's warnings as errors")
+	o.argocd.add(f)
 	return cmd
 }
 
@@ -143,7 +145,7 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd), withTimeout(o.timeout), withOutputLimit(o.outputLimit.N))
+	reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd), withTimeout(o.timeout), withOutputLimit(o.outputLimit.N), withArgoCD(o.argocd))
 	if err != nil {
 		return err
 	}
@@ -156,7 +158,7 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	return format.print(cmd.OutOrStdout(), resp.Results())
+	return format.print(cmd.OutOrStdout(), withArgoCDHealth(ctx, reg, req, resp.Results()))
 }
 
 // request reads the inputs op needs from the files the flags name.

@@ -26,6 +26,7 @@ type layersOptions struct {
 	output         *outputFlag
 	webhookConfigs []string
 	kube           kubeOptions
+	argocd         argocdFlags
 }
 
 func newLayersCommand() *cobra.Command {
@@ -57,6 +58,7 @@ the customizations.`,
 	f.StringVar(&o.kind, "kind", "", "the kind, e.g. Deployment")
 	f.StringVar(&o.objectFile, "object-file", "", "an object whose apiVersion and kind to use (YAML or JSON; - for stdin)")
 	o.output = addOutputFlag(cmd, formatText, formatYAML, formatJSON)
+	o.argocd.add(f)
 	addKindCompletion(cmd)
 	addWebhookConfigFlag(f, &o.webhookConfigs)
 	o.kube.addFlags(f)
@@ -123,7 +125,7 @@ func (o *layersOptions) registry(cmd *cobra.Command) (*interpreter.Registry, *so
 		return nil, nil, err
 	}
 	if !o.kube.enabled() {
-		reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd))
+		reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd), withArgoCD(o.argocd))
 		if err == nil {
 			err = setWebhookLayer(cmd, reg, o.webhookConfigs)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/luainterp/luainterp/argocd"
 	"github.com/luainterp/luainterp/builtin"
 	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
@@ -25,6 +26,7 @@ type registryConfig struct {
 	engine         *luavm.Engine
 	timeout        time.Duration // of a script call; luavm's default when 0
 	outputLimit    int64         // of a script call's result; luavm's default when 0
+	argocd         argocdFlags   // Argo CD's scripts, for the argocd layer
 }
 
 // registryOption configures newRegistry.
@@ -74,7 +76,8 @@ func addOutputLimitFlag(f *pflag.FlagSet, limit *serveconfig.Bytes) {
 
 // newRegistry wires the layers every command answers from: the built-in
 // handlers, the bundled third-party scripts above them, and the
-// customizations given withCustomizations on top, all on one Lua engine.
+// customizations given withCustomizations on top, all on one Lua engine;
+// Argo CD's health checks (withArgoCD) below them all.
 // Loading warnings go to standard error; any loading error fails.
 func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 	cfg := registryConfig{stderr: io.Discard}
@@ -88,6 +91,13 @@ func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 	reg := interpreter.NewRegistry().
 		Set(interpreter.LayerBuiltin, builtin.New()).
 		Set(interpreter.LayerThirdParty, scripts.NewLayer(engine))
+	if cfg.argocd.set() {
+		c, err := cfg.argocd.customizations()
+		if err != nil {
+			return nil, err
+		}
+		reg.Set(interpreter.LayerArgoCD, argocd.New(engine, c))
+	}
 	if len(cfg.customizations) == 0 {
 		return reg, nil
 	}

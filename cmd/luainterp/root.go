@@ -34,6 +34,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newFailoverCommand())
 	root.AddCommand(newStatusCommand())
 	root.AddCommand(newTestCommand())
+	root.AddCommand(newArgoCDCommand())
 	root.AddCommand(newLayersCommand())
 	root.AddCommand(newServeCommand())
 	root.AddCommand(newControllerCommand())

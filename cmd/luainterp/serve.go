@@ -43,6 +43,7 @@ type serveOptions struct {
 	gcPercent       int
 	kube            kubeOptions
 	admission       admissionOptions
+	argocd          argocdFlags
 }
 
 func newServeCommand() *cobra.Command {
@@ -154,6 +155,7 @@ answered HTTP 503 with Retry-After: 1, never from layers half loaded.`,
 	addGCFlag(f, &o.gcPercent)
 	o.kube.addFlags(f)
 	o.admission.addFlags(f)
+	o.argocd.addServe(f)
 	return cmd
 }
 
@@ -296,6 +298,9 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 	parts := layerParts{log: log, gatherer: gatherer, engine: newEngine(cmd.ErrOrStderr(), cfg.EngineOptions()...), webhookOpts: webhookOpts}
 	gatherer.MustRegister(engineRuns("interpreter", parts.engine))
 	reg, validator, err := o.layers(ctx, cmd, parts)
+	if err == nil {
+		err = o.argocd.install(ctx, reg, parts.engine, &o.kube, log)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -304,7 +309,7 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 		// ejected hook's refusal holds a bulkhead slot only while it refuses.
 		// The Lua layers' hooks only: a built-in handler has no deadline to
 		// run into, and a webhook has its own breaker.
-		limits = append(limits, hookBreakers.Middleware(reg.Which, interpreter.LayerCustomization, interpreter.LayerThirdParty))
+		limits = append(limits, hookBreakers.Middleware(reg.Which, interpreter.LayerCustomization, interpreter.LayerThirdParty, interpreter.LayerArgoCD))
 	}
 	access, closeAccess, err := openAccessLog(cfg.AccessLog, cmd.ErrOrStderr())
 	if err != nil {

@@ -45,6 +45,8 @@ type testOptions struct {
 	strict      bool
 	timeout     time.Duration
 	outputLimit serveconfig.Bytes
+	format      string // testFormatAuto, testFormatKarmada or testFormatArgoCD
+	argocdCM    string
 }
 
 func newTestCommand() *cobra.Command {
@@ -76,12 +78,21 @@ any order, and "{{EXCLUDE}}" in an expected output leaves that path out.
 
 Output is like go test -v: a line per case, and for a failure where the case
 is, why it failed, a YAML diff of the differing paths and what the scripts
-printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
+printed. The exit status is 1 when a case fails or a suite cannot be loaded.
+
+--format argocd runs Argo CD's test files instead: each PATH is a
+resource_customizations tree, each health_test.yaml and action_test.yaml in it
+a suite named for its kind folder, judged as Argo CD's own tests judge them,
+against the tree's scripts and the argocd-cm of --argocd-cm (or the tree's
+argocd-cm.yaml). With --format auto (the default), a PATH holding
+resource_customizations/, health.lua or Argo CD test files and no
+customizations.yaml is run so. See docs/argocd.md.`,
 		Example: `  luainterp test scripts/apps.kruise.io/v1alpha1/CloneSet
   luainterp test --run 'CloneSet/AggregateStatus' --junit report.xml scripts
   luainterp test --coverage --coverage-listing my-crd/
   luainterp test --coverage-out lcov.info --coverage-min 90 my-crd/
-  luainterp test -o json --timeout 100ms scripts > report.json`,
+  luainterp test -o json --timeout 100ms scripts > report.json
+  luainterp test --format argocd --argocd-cm argocd-cm.yaml resource_customizations/`,
 		RunE: func(cmd *cobra.Command, paths []string) error { return o.runTests(cmd, paths) },
 	}
 	f := cmd.Flags()
@@ -95,6 +106,8 @@ printed. The exit status is 1 when a case fails or a suite cannot be loaded.`,
 	f.BoolVar(&o.listing, "coverage-listing", false, "with the coverage summary, list each script with its hit counts (implies --coverage)")
 	f.StringVar(&o.coverageOut, "coverage-out", "", "write the coverage to this file for CI: lcov, or Cobertura XML for a name ending in .xml")
 	f.Float64Var(&o.coverageMin, "coverage-min", 0, "fail when less than this percentage of the scripts' lines ran")
+	f.StringVar(&o.format, "format", testFormatAuto, "the test files' format: karmada, argocd (health_test.yaml, action_test.yaml) or auto (argocd for a tree in Argo CD's layout)")
+	f.StringVar(&o.argocdCM, "argocd-cm", "", "with --format argocd, an argocd-cm ConfigMap file whose scripts override the tree's")
 	return cmd
 }
 
@@ -110,6 +123,9 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTestFormat(o.format); err != nil {
+		return err
+	}
 	if o.coverageMin < 0 || o.coverageMin > 100 {
 		return fmt.Errorf("--coverage-min: %g is not a percentage from 0 to 100", o.coverageMin)
 	}
@@ -123,6 +139,10 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 		r.suites(cmd.Context(), scripts.Root, bundledSuites)
 	}
 	for _, path := range paths {
+		if r.isArgoCD(path) {
+			r.argocdTests(cmd.Context(), path)
+			continue
+		}
 		r.suites(cmd.Context(), path, func() ([]testsuite.Found, error) { return testsuite.Find(path) })
 	}
 

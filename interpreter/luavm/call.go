@@ -19,7 +19,7 @@ func (e *Engine) Run(ctx context.Context, s *Script, req interpreter.Request) (i
 	if err := req.Validate(); err != nil {
 		return resp, scriptError(s, op, 0, err)
 	}
-	err := e.session(ctx, s, op, func(st *state) error {
+	err := e.session(ctx, s, op, nil, func(st *state) error {
 		args, err := st.arguments(req)
 		if err != nil {
 			return err
@@ -41,9 +41,12 @@ func (e *Engine) Run(ctx context.Context, s *Script, req interpreter.Request) (i
 }
 
 // session runs s's chunk in fresh globals on a pooled state, under the
-// call's deadline and memory budget, then hands the state to body. Every
-// error it returns is an *interpreter.ScriptError for s and op.
-func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operation, body func(st *state) error) (err error) {
+// call's deadline and memory budget, then hands the state to body. With
+// vars, the chunk runs with vars set in its globals and what it returns
+// is left on the stack for body (a chunk script, RunChunk); without, what
+// it returns is dropped. Every error it returns is an
+// *interpreter.ScriptError for s and op.
+func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operation, vars func(st *state) error, body func(st *state) error) (err error) {
 	ceiling := e.cfg.heapCeiling()
 	if heap, below := e.watchdog.belowCeiling(ctx, ceiling); !below {
 		return scriptError(s, op, 0, fmt.Errorf("%w: the process heap is %d MiB, above the engine's ceiling of %d MiB; the call was not started",
@@ -78,6 +81,13 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 	st.print, st.printed, st.limit, st.limitMessage = e.printSink(ctx), 0, nil, ""
 	st.lazy.limits = convLimits{maxBytes: int(e.cfg.budget), maxOutput: e.cfg.outputLimit, call: cc}
 	L.Push(st.chunk(s))
+	nret := 0
+	if vars != nil {
+		if err := vars(st); err != nil {
+			return scriptError(s, op, 0, err)
+		}
+		nret = lua.MultRet
+	}
 	L.Push(st.concat)
 	if s.cover != nil {
 		L.Push(s.cover.counter(L))
@@ -87,7 +97,7 @@ func (e *Engine) session(ctx context.Context, s *Script, op interpreter.Operatio
 	L.Push(st.passOn)
 	L.Push(st.noteResult)
 	st.inChunk = true
-	if err := L.PCall(4, 0, nil); err != nil {
+	if err := L.PCall(4, nret, nil); err != nil {
 		broken = cc.Cause() != nil
 		return callError(cc.Cause(), st, s, op, err)
 	}
@@ -170,7 +180,7 @@ func (st *state) call(op interpreter.Operation, nret int, args ...lua.LValue) ([
 // defines op's global function: what validating a customization needs.
 // Errors are *interpreter.ScriptError.
 func (e *Engine) Check(s *Script, op interpreter.Operation) error {
-	return e.session(context.Background(), s, op, func(st *state) error {
+	return e.session(context.Background(), s, op, nil, func(st *state) error {
 		_, err := st.function(op.LuaFunction())
 		return err
 	})

@@ -101,6 +101,19 @@
 // it; a tail call looping until a one-second deadline would then take
 // seconds and gigabytes after the deadline.)
 //
+// # Chunk scripts
+//
+// RunChunk runs a script of Argo CD's form, whose chunk is the whole
+// hook: the call's globals hold the Chunk's Vars (converted as objects
+// are, above), and its result is the last value the chunk returns,
+// converted by the rules above (empty tables settled against the
+// Chunk's Refs, or all {} with KeepEmpty). Such a call also has
+// getmetatable and setmetatable: they hide the engine's own tables (a
+// lazy object has no metatable to the script; setmetatable with nil
+// leaves it alone, with a table it first fills it in) and work as in Lua
+// 5.1 on the script's own tables; the globals' metatable cannot be set.
+// Everything else (sandbox, limits, errors, coverage) is as for a hook.
+//
 // # Process-wide setting
 //
 // Importing this package sets gopher-lua's package variable

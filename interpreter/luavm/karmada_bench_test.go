@@ -37,7 +37,7 @@ func (k karmadaStyle) call(ctx context.Context, op interpreter.Operation, args [
 		return err
 	}
 	s := &Script{name: k.name, proto: c.proto}
-	return k.e.session(ctx, s, op, func(st *state) error {
+	return k.e.session(ctx, s, op, nil, func(st *state) error {
 		largs := make([]lua.LValue, len(args))
 		for i, a := range args {
 			if largs[i], err = jsonToLua(st.L, a); err != nil {

@@ -31,16 +31,18 @@ var karmadaModules = []string{"kube"}
 // it reads that it never assigns and the sandbox does not hold (a module
 // used without `local kube = require("kube")`, a misspelt name), and each
 // require of a module Karmada's VM does not have (json), where the script
-// would fail. The error is the script's syntax error.
-func Lint(name, source string) ([]Finding, error) {
+// would fail. globals are further names the script's calls are given
+// (the obj of a chunk script, RunChunk). The error is the script's syntax
+// error.
+func Lint(name, source string, globals ...string) ([]Finding, error) {
 	chunk, err := parse.Parse(strings.NewReader(source), name)
 	if err != nil {
 		return nil, err
 	}
-	globals := luasyntax.ScanGlobals(chunk)
+	scan := luasyntax.ScanGlobals(chunk)
 	var findings []Finding
-	for global, line := range globals.Read {
-		if !globals.Assigned[global] && !slices.Contains(sandboxGlobals, global) {
+	for global, line := range scan.Read {
+		if !scan.Assigned[global] && !slices.Contains(sandboxGlobals, global) && !slices.Contains(globals, global) {
 			msg := fmt.Sprintf("global %q is read but never assigned, and the sandbox has none", global)
 			if _, module := builtinModules[global]; module {
 				msg += fmt.Sprintf(" (local %s = require(%q)?)", global, global)
@@ -48,7 +50,7 @@ func Lint(name, source string) ([]Finding, error) {
 			findings = append(findings, Finding{Line: line, Message: msg})
 		}
 	}
-	for _, r := range globals.Requires {
+	for _, r := range scan.Requires {
 		if f, ok := requireFinding(r); ok {
 			findings = append(findings, f)
 		}

@@ -73,6 +73,9 @@ type state struct {
 	envKeys  []string            // the names the call put into env, for emptying it
 
 	lastChunk *lua.LFunction // of the last script run (see chunk)
+	// getmeta and setmeta are the metatable functions of chunk scripts
+	// (see metatables), made on first use.
+	getmeta, setmeta *lua.LFunction
 
 	ctx     *callContext  // what the calls run under (see callContext)
 	watch   watch         // the watchdog's view of the running call

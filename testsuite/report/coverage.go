@@ -15,7 +15,7 @@ import (
 type ScriptCoverage struct {
 	Suite         string                `json:"suite"`
 	Customization string                `json:"customization"`
-	Operation     interpreter.Operation `json:"operation"`
+	Operation     interpreter.Operation `json:"operation,omitempty"` // none for an Argo CD action script
 	// File and Line locate the script: the file line of its first line
 	// (0 when unknown).
 	File   string `json:"file"`

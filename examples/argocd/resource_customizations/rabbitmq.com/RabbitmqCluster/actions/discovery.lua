@@ -1,0 +1,1 @@
+return {restart = {iconClass = "fa fa-fw fa-redo", displayName = "Restart the nodes"}}

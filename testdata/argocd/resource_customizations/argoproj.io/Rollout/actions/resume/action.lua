@@ -1,0 +1,5 @@
+if obj.status ~= nil then
+  obj.status.pauseConditions = nil
+end
+obj.spec.paused = false
+return obj

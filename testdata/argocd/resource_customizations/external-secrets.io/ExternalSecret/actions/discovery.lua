@@ -1,0 +1,1 @@
+return {refresh = {iconClass = "fa fa-fw fa-sync"}}
