@@ -11,8 +11,8 @@ import (
 	"github.com/luainterp/luainterp/interpreter/customization"
 )
 
-// version matches the version folder of a <group>/<version>/<Kind> tree.
-var version = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
+// versionDir matches the version folder of a <group>/<version>/<Kind> tree.
+var versionDir = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
 
 // CheckPath checks that a suite folder laid out as <group>/<version>/<Kind>
 // (a folder whose parent's name is a Kubernetes version such as v1 or
@@ -20,15 +20,9 @@ var version = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
 // the core group's folder is named CoreGroupDir. It returns nil for a
 // folder laid out otherwise.
 func CheckPath(dir string, set *customization.Set) error {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
+	groupDir, versionDir, kindDir, err := layoutDirs(dir)
+	if err != nil || versionDir == "" {
 		return err
-	}
-	kindDir := filepath.Base(abs)
-	versionDir := filepath.Base(filepath.Dir(abs))
-	groupDir := filepath.Base(filepath.Dir(filepath.Dir(abs)))
-	if !version.MatchString(versionDir) {
-		return nil
 	}
 	group := layout.Group(groupDir)
 	var errs []error
@@ -50,6 +44,22 @@ func CheckPath(dir string, set *customization.Set) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// layoutDirs returns the group, version and kind folders of a suite folder
+// laid out as <group>/<version>/<Kind> (a folder whose parent's name is a
+// Kubernetes version), or "" for each when it is laid out otherwise.
+func layoutDirs(dir string) (group, version, kind string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", "", err
+	}
+	kind, version = filepath.Base(abs), filepath.Base(filepath.Dir(abs))
+	group = filepath.Base(filepath.Dir(filepath.Dir(abs)))
+	if !versionDir.MatchString(version) || group == string(filepath.Separator) {
+		return "", "", "", nil
+	}
+	return group, version, kind, nil
 }
 
 func orNone(s string) string {

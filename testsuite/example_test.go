@@ -77,6 +77,6 @@ func ExampleLoad() {
 		fmt.Println(r.Status, r.Name)
 	}
 	// Output:
-	// pass testdata/tree/example.io/v1/Widget/InterpretHealth/ready
-	// pass testdata/tree/example.io/v1/Widget/InterpretHealth/degraded
+	// pass example.io/v1/Widget/InterpretHealth/ready
+	// pass example.io/v1/Widget/InterpretHealth/degraded
 }

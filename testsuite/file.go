@@ -50,7 +50,8 @@ func ReadFile(path string, opts ...Option) ([]*Case, error) {
 // document (or one for the file, when it holds no document), and the
 // cases returned are the good ones. Fields are read as Karmada reads
 // them: one it does not know is ignored, and named in the case's
-// Warnings (or, with Strict, its document's error).
+// Warnings (or, with Strict, its document's error; the case still comes
+// back, holding that error in Err, under its name and operation).
 func Parse(file string, data []byte, opts ...Option) ([]*Case, error) {
 	o := newOptions(opts)
 	var cases []*Case
@@ -59,9 +60,10 @@ func Parse(file string, data []byte, opts ...Option) ([]*Case, error) {
 		c, err := decodeCase(doc, o)
 		if err != nil {
 			errs = append(errs, err)
-			continue
 		}
-		cases = append(cases, c.withDocument(doc))
+		if c != nil {
+			cases = append(cases, c.withDocument(doc))
+		}
 	}
 	if len(cases) == 0 && len(errs) == 0 {
 		errs = append(errs, &DocumentError{Source: Source{File: file}, Err: errors.New("no test cases")})

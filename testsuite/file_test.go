@@ -13,9 +13,13 @@ import (
 
 func TestReadFileInvalid(t *testing.T) {
 	cases, err := ReadFile("testdata/invalid.yaml", Strict())
-	require.Len(t, cases, 1, "the good document is still read")
-	assert.Equal(t, "good one", cases[0].Name)
-	assert.Equal(t, Source{File: "testdata/invalid.yaml", Document: 6, Line: 23}, cases[0].Source)
+	require.Len(t, cases, 2, "the good document is still read, and the one Strict refuses comes back holding its error")
+	assert.Equal(t, "misspelt output", cases[0].Name)
+	assert.Equal(t, interpreter.InterpretHealth, cases[0].Operation)
+	assert.ErrorContains(t, cases[0].Err, `ouput: unknown field`)
+	assert.Equal(t, "good one", cases[1].Name)
+	assert.Nil(t, cases[1].Err)
+	assert.Equal(t, Source{File: "testdata/invalid.yaml", Document: 6, Line: 23}, cases[1].Source)
 
 	require.Error(t, err)
 	assert.Equal(t, `testdata/invalid.yaml:1: document 1: name: required

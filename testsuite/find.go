@@ -30,6 +30,11 @@ func (f Found) files() (fs.FS, string) {
 
 // Find returns the suite folders at or below the folder root of the file
 // system, in lexical order. A root that holds no suite is an error.
+//
+// A suite laid out as <group>/<version>/<Kind> is named so
+// ("ray.io/v1/RayJob") whichever path led to it: the folder itself, its
+// group's folder or the tree above. Another suite is named by its path
+// below root, or root itself when it is the suite.
 func Find(root string) ([]Found, error) {
 	found, err := FindFS(os.DirFS(root), filepath.Clean(root))
 	for i := range found {
@@ -58,6 +63,9 @@ func FindFS(fsys fs.FS, root string) ([]Found, error) {
 		if p == "." {
 			f.Name = filepath.ToSlash(root)
 		}
+		if name, ok := layoutName(f.Dir); ok {
+			f.Name = name
+		}
 		found = append(found, f)
 		return fs.SkipDir // a suite's testdata is not searched for more suites
 	})
@@ -74,4 +82,14 @@ func FindFS(fsys fs.FS, root string) ([]Found, error) {
 func isSuite(fsys fs.FS, dir string) bool {
 	info, err := fs.Stat(fsys, path.Join(dir, CustomizationsFile))
 	return err == nil && !info.IsDir()
+}
+
+// layoutName returns "<group>/<version>/<Kind>" for a suite folder laid out
+// so (see CheckPath), and false for another.
+func layoutName(dir string) (string, bool) {
+	group, version, kind, err := layoutDirs(dir)
+	if err != nil || version == "" {
+		return "", false
+	}
+	return group + "/" + version + "/" + kind, true
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/luainterp/luainterp/internal/crdschema"
 	"github.com/luainterp/luainterp/internal/layout"
 	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
@@ -44,6 +45,10 @@ type Suite struct {
 	// Interpreter answers the cases: the customizations alone, built by
 	// the LayerFunc given to Load.
 	Interpreter interpreter.Interpreter
+	// Schemas, when not nil, are the CRDs a case's input objects, status
+	// items and results must validate against, as the API server would
+	// take them (for the kinds they have a CRD for).
+	Schemas *crdschema.Schemas
 }
 
 // LayerFunc turns a suite's customizations into the interpreter its cases
@@ -92,7 +97,7 @@ func Load(f Found, layer LayerFunc, opts ...Option) (*Suite, error) {
 		}
 		cases, err := Parse(shown, data, opts...)
 		s.Cases = append(s.Cases, cases...)
-		s.Cases = append(s.Cases, unreadCases(err)...)
+		s.Cases = append(s.Cases, unreadCases(err, cases)...)
 	}
 	slices.SortStableFunc(s.Cases, func(a, b *Case) int {
 		return cmp.Or(cmp.Compare(a.Source.File, b.Source.File), cmp.Compare(a.Source.Document, b.Source.Document))
@@ -106,10 +111,14 @@ func Load(f Found, layer LayerFunc, opts ...Option) (*Suite, error) {
 }
 
 // unreadCases returns a case for each document the error of Parse names,
-// holding the document's errors.
-func unreadCases(err error) []*Case {
+// holding the document's errors, but for the documents Parse returned a
+// case for (one Strict refused, which holds its errors itself).
+func unreadCases(err error, read []*Case) []*Case {
 	var cases []*Case
 	for _, e := range manifest.Errors(err) {
+		if slices.ContainsFunc(read, func(c *Case) bool { return c.Source.Document == e.Document }) {
+			continue
+		}
 		if n := len(cases); n > 0 && cases[n-1].Source.Document == e.Document {
 			cases[n-1].Err = errors.Join(cases[n-1].Err, e)
 			continue
@@ -151,7 +160,7 @@ func (s *Suite) Run(ctx context.Context, selected *regexp.Regexp, each func(*Res
 	results := make([]*Result, 0, len(s.Cases))
 	for _, c := range s.Cases {
 		name := s.Name + "/" + c.Operation.String() + "/" + c.Name
-		if c.Err != nil {
+		if c.Err != nil && !c.Operation.Valid() {
 			name = s.Name + "/" + unreadable(s.Dir, c.Source)
 		}
 		var r *Result
@@ -163,6 +172,9 @@ func (s *Suite) Run(ctx context.Context, selected *regexp.Regexp, each func(*Res
 				CustomizationsFile, c.Operation.CustomizationKey(), c.Operation, c.kind())}}
 		default:
 			r = Run(ctx, s.Interpreter, c)
+			if s.Schemas != nil {
+				r.checkSchema(s.Schemas)
+			}
 		}
 		r.Name = name
 		results = append(results, r)

@@ -35,6 +35,13 @@ func TestFind(t *testing.T) {
 			{Name: "plain", Dir: "testdata/tree/plain"},
 		}},
 		{"testdata/tree/plain/", []Found{{Name: "testdata/tree/plain", Dir: "testdata/tree/plain"}}},
+		// A suite laid out as <group>/<version>/<Kind> has one name
+		// whichever path leads to it, so that --run selects it the same.
+		{"testdata/tree/example.io", []Found{
+			{Name: "example.io/v1/Widget", Dir: "testdata/tree/example.io/v1/Widget"},
+			{Name: "example.io/v2/Widget", Dir: "testdata/tree/example.io/v2/Widget"},
+		}},
+		{"testdata/tree/example.io/v1/Widget/", []Found{{Name: "example.io/v1/Widget", Dir: "testdata/tree/example.io/v1/Widget"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.root, func(t *testing.T) {
@@ -163,10 +170,13 @@ func TestLoadUnreadableFile(t *testing.T) {
 
 	s, err = Load(Found{Name: "bad-case", Dir: dir}, goLayer, Strict())
 	require.NoError(t, err)
-	results = s.Run(context.Background(), regexp.MustCompile(`health.yaml document 2`), nil)
+	// A case Strict refuses keeps its name: --run selects it by that name,
+	// and it fails rather than being skipped.
+	results = s.Run(context.Background(), regexp.MustCompile(`^bad-case/InterpretHealth/misspelt output$`), nil)
 	require.Len(t, results, 3)
+	assert.Equal(t, "bad-case/InterpretHealth/misspelt output", results[1].Name)
 	assert.Equal(t, Fail, results[1].Status)
-	assert.Equal(t, []string{`ouput: unknown field, did you mean "output"?`}, results[1].Failures)
+	assert.Equal(t, []string{`line 10: ouput: unknown field, did you mean "output"?`}, results[1].Failures)
 	var fieldErr *FieldError
 	require.ErrorAs(t, results[1].Case.Err, &fieldErr)
 	assert.Equal(t, UnknownField, fieldErr.Problem)

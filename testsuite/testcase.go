@@ -62,7 +62,8 @@ type document struct {
 // decodeCase decodes and checks one YAML document; its error is a
 // *DocumentError. Fields are read as Karmada's decoder reads them (see
 // FieldError); each field it would not read as written is a warning of
-// the case, or with o.strict an error.
+// the case, or with o.strict an error: then the case comes back with the
+// error, holding it in Err.
 func decodeCase(doc manifest.Document, o options) (*Case, error) {
 	data, err := doc.JSON()
 	if err != nil {
@@ -89,11 +90,14 @@ func decodeCase(doc manifest.Document, o options) (*Case, error) {
 	if d.ObservedObj != nil {
 		c.ObservedObj = &unstructured.Unstructured{Object: d.ObservedObj}
 	}
-	if o.strict && len(c.Warnings) > 0 {
-		return nil, errors.Join(c.Warnings...)
-	}
 	if err := c.check(d.Operation); err != nil {
 		return nil, &DocumentError{Source: doc.Source, Name: c.Name, Err: err}
+	}
+	if o.strict && len(c.Warnings) > 0 {
+		// The case keeps its name and operation, so that --run selects
+		// it and it fails under the name it is known by.
+		c.Err = errors.Join(c.Warnings...)
+		return c, c.Err
 	}
 	return c, nil
 }

@@ -27,7 +27,14 @@ luainterp test --format argocd. See docs/argocd.md.`,
   luainterp argocd check --argocd-customizations resource_customizations --argocd-cm argocd-cm.yaml`,
 	}
 	a.add(cmd.PersistentFlags())
-	action := &cobra.Command{Use: "action", Short: "List or run an object's Argo CD resource actions"}
+	action := &cobra.Command{
+		Use:   "action",
+		Short: "List or run an object's Argo CD resource actions",
+		Example: `  luainterp argocd action list --argocd-customizations examples/argocd/resource_customizations \
+    examples/argocd/resource_customizations/rabbitmq.com/RabbitmqCluster/testdata/available.yaml
+  luainterp argocd action run restart --argocd-customizations examples/argocd/resource_customizations \
+    examples/argocd/resource_customizations/rabbitmq.com/RabbitmqCluster/testdata/available.yaml`,
+	}
 	action.AddCommand(newArgoCDActionListCommand(a), newArgoCDActionRunCommand(a))
 	cmd.AddCommand(newArgoCDHealthCommand(a), action, newArgoCDCheckCommand(a))
 	return cmd
@@ -53,6 +60,9 @@ and "healthy", InterpretHealth's answer from them (Healthy, Suspended and no
 status: true; Progressing, Degraded and Missing: false; Unknown: an error).
 A script's error is printed as Argo CD records it: Unknown with the error's
 text. The exit status is 1 when no script covers the kind.`,
+		Example: `  luainterp argocd health --argocd-customizations examples/argocd/resource_customizations \
+    examples/argocd/resource_customizations/rabbitmq.com/RabbitmqCluster/testdata/available.yaml
+  luainterp argocd health --argocd-cm argocd-cm.yaml -o json rollout.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := output.format()
@@ -87,7 +97,9 @@ func newArgoCDActionListCommand(a *argocdFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list OBJECT-FILE",
 		Short: "List the actions Argo CD's discovery offers for an object",
-		Args:  cobra.ExactArgs(1),
+		Example: `  luainterp argocd action list --argocd-customizations examples/argocd/resource_customizations \
+    examples/argocd/resource_customizations/rabbitmq.com/RabbitmqCluster/testdata/available.yaml`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := output.format()
 			if err != nil {
@@ -122,6 +134,9 @@ func newArgoCDActionRunCommand(a *argocdFlags) *cobra.Command {
 what it returns: {list, resources}, each resource an operation (create or
 patch) and the object. An action written in Argo CD's old form, returning the
 modified object, gives one patch and list false.`,
+		Example: `  luainterp argocd action run restart --argocd-customizations examples/argocd/resource_customizations \
+    examples/argocd/resource_customizations/rabbitmq.com/RabbitmqCluster/testdata/available.yaml
+  luainterp argocd action run scale --param replicas=5 --argocd-cm argocd-cm.yaml deployment.yaml`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := output.format()
@@ -165,6 +180,8 @@ func newArgoCDCheckCommand(a *argocdFlags) *cobra.Command {
 line per script, PASS, WARN (a global it reads that nothing sets and the
 sandbox lacks) or ERROR (it does not compile), with the file and Lua line.
 The exit status is 1 on an ERROR (a WARN too, with --strict).`,
+		Example: `  luainterp argocd check --argocd-customizations examples/argocd/resource_customizations
+  luainterp argocd check --strict --argocd-cm argocd-cm.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.required()

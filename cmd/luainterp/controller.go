@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/spf13/cobra"
 
 	"github.com/luainterp/luainterp/binding"
@@ -26,6 +25,7 @@ import (
 
 // controllerOptions are the flags of `luainterp controller`.
 type controllerOptions struct {
+	logFormat         string
 	customizations    []string
 	webhookConfigs    []string
 	watch             bool
@@ -47,7 +47,7 @@ type controllerOptions struct {
 func newControllerCommand() *cobra.Command {
 	o := &controllerOptions{}
 	cmd := &cobra.Command{
-		Use:   "controller (--kubeconfig F | --in-cluster) [-f CUSTOMIZATION]... [--workers N] [--metrics-address :8080]",
+		Use:   "controller [--kubeconfig F] [--context C] [--in-cluster] [-f CUSTOMIZATION]... [--workers N] [--metrics-address :8080]",
 		Short: "Keep the Works of a Karmada control plane's bindings as the binding pipeline makes them",
 		Long: `Run the binding controller: watch the ResourceBindings and
 ClusterResourceBindings of the API server, the resource templates they point
@@ -123,6 +123,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 		},
 	}
 	f := cmd.Flags()
+	addLogFormatFlag(f, &o.logFormat)
 	addCustomizationFlag(f, &o.customizations)
 	f.StringArrayVar(&o.customizations, "customizations", nil, "the same as -f")
 	addWebhookConfigFlag(f, &o.webhookConfigs)
@@ -150,8 +151,8 @@ func (o *controllerOptions) check() error {
 	switch {
 	case o.kube.check() != nil:
 		return o.kube.check()
-	case !o.kube.enabled():
-		return errors.New("--kubeconfig or --in-cluster: the controller needs an API server")
+	case !o.kube.found():
+		return errors.New("the controller needs an API server: give --kubeconfig (or --context), set $KUBECONFIG, or run it in a pod (--in-cluster)")
 	case o.workers < 1:
 		return fmt.Errorf("--workers: want at least 1, got %d", o.workers)
 	case o.resync < 0:
@@ -174,12 +175,14 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+	log, err := newLogger(cmd.ErrOrStderr(), o.logFormat)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 
-	gatherer := prometheus.NewRegistry()
-	gatherer.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	gatherer := newGatherer()
 	if err := o.leader.setup(&o.kube, log, gatherer); err != nil {
 		return err
 	}

@@ -55,6 +55,7 @@ func TestCoverageBranches(t *testing.T) {
 		"           2      1 |   if obj.status == nil then return false end    <- never took: then\n"+
 		"           3      1 |   return obj.status.ready\n"+
 		"           4      - | end\n"+
+		"total: 2 of 3 lines (66.7%), 1 of 1 hooks exercised\n"+
 		"1 passed, 0 failed\n", stdout)
 }
 

@@ -13,7 +13,9 @@ import (
 
 func newFailoverCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "failover",
+		Use: "failover",
+		Example: `  luainterp failover simulate --binding binding.yaml --scenario unhealthy.yaml
+  luainterp failover preserve --rules preservation.yaml --status member-status.json`,
 		Short: "Work out offline what Karmada's application failover would do",
 		Long: `Failover runs luainterp's application failover (package failover) on
 files, without a cluster: the labels a stateful failover preserves

@@ -19,7 +19,9 @@ type failoverPreserveOptions struct {
 func newFailoverPreserveCommand() *cobra.Command {
 	var o failoverPreserveOptions
 	cmd := &cobra.Command{
-		Use:   "preserve --rules F --status F",
+		Use: "preserve --rules F --status F",
+		Example: `  luainterp failover preserve --rules preservation.yaml --status member-status.json
+  kubectl get -o json flinkdeployment web | jq .status | luainterp failover preserve --rules preservation.yaml --status -`,
 		Short: "Print the labels state preservation rules take from a status",
 		Long: `Preserve builds the preservedLabelState of an eviction task as Karmada
 does: each rule of --rules (a statePreservation, {rules: [{aliasLabelName,

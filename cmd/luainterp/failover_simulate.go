@@ -32,7 +32,9 @@ func newFailoverSimulateCommand() *cobra.Command {
 	var o failoverSimulateOptions
 	names := controllerNames()
 	cmd := &cobra.Command{
-		Use:   "simulate --binding F --scenario F [--controller NAME] [--cluster F]",
+		Use: "simulate --binding F --scenario F [--controller NAME] [--cluster F]",
+		Example: `  luainterp failover simulate --binding binding.yaml --scenario unhealthy.yaml
+  luainterp failover simulate --controller taint-manager --binding binding.yaml --cluster member1.yaml --scenario taint.yaml`,
 		Short: "Run failover passes over a binding on a simulated clock",
 		Long: `Simulate runs one controller's passes over --binding as the steps of
 --scenario say (the conformance scenario format: each step moves the clock

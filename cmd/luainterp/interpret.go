@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
@@ -25,6 +28,7 @@ type interpretOptions struct {
 	check          bool
 	showDoc        bool
 	strict         bool
+	crds           []string
 	webhookConfigs []string
 	timeout        time.Duration
 	outputLimit    serveconfig.Bytes
@@ -62,6 +66,9 @@ per rule (customization and key), PASS, UNSET, WARN or ERROR with the reason
 but never assigns that the sandbox does not hold (kube without
 require("kube")), a require of a module Karmada's VM lacks (json) is a WARN,
 an ERROR with --strict. Files holding no customization fail the check.
+With --crd, a field path a script reads or writes on its object that the
+CRD's schema for the target lacks (obj.spec.wokers) is a WARN too, naming
+the closest field there is.
 
 --edit opens $KUBE_EDITOR or $EDITOR (else vi) on the one file of -f, or,
 without -f, on a new customization for the kind of the input object (kept in
@@ -72,6 +79,7 @@ saved, or checks it without --operation, as karmadactl interpret --edit does.
   luainterp interpret -f customization.yaml --operation ReviseReplica --observed-file cloneset.yaml --desired-replica 5 -o json
   luainterp interpret --operation InterpretHealth --observed-file deployment.yaml
   luainterp interpret -f customizations/ --check
+  luainterp interpret -f customization.yaml --check --crd config/crd/bases/example.io_widgets.yaml
   luainterp interpret --edit --operation InterpretHealth --observed-file cloneset.yaml
   luainterp interpret --show-doc --operation AggregateStatus`,
 		Args: cobra.NoArgs,
@@ -105,6 +113,7 @@ saved, or checks it without --operation, as karmadactl interpret --edit does.
 	addOutputLimitFlag(f, &o.outputLimit)
 	f.BoolVar(&o.strict, "strict", false, "with --check, count the linter's warnings as errors")
 	o.argocd.add(f)
+	f.StringArrayVar(&o.crds, "crd", nil, "with --check, a CustomResourceDefinition file (or folder of them): warn on each field path a script uses on its object that the target's schema lacks (repeatable)")
 	return cmd
 }
 
@@ -156,9 +165,34 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	defer cancel()
 	resp, err := reg.Interpret(ctx, req)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return fmt.Errorf("%s: %w%s", op, err, loadedInstead(reg, req, err))
 	}
 	return format.print(cmd.OutOrStdout(), withArgoCDHealth(ctx, reg, req, resp.Results()))
+}
+
+// loadedInstead says, for an operation no hook answers, that -f's
+// customizations for the object's kind lack it, or which kinds of the
+// same group or kind -f did load: a version or a kind that differs from
+// the object's is the usual reason.
+func loadedInstead(reg *interpreter.Registry, req interpreter.Request, err error) string {
+	layer, ok := reg.Get(interpreter.LayerCustomization).(*customization.Layer)
+	if !errors.Is(err, interpreter.ErrNoHook) || !ok {
+		return ""
+	}
+	want := req.Object.GroupVersionKind()
+	if slices.Contains(layer.Kinds(), want) {
+		return fmt.Sprintf("; the customizations -f loaded for it define no %s", req.Operation.CustomizationKey())
+	}
+	var near []string
+	for _, gvk := range layer.Kinds() {
+		if gvk.Group == want.Group || strings.EqualFold(gvk.Kind, want.Kind) {
+			near = append(near, interpreter.GVKString(gvk))
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; -f loaded customizations for %s", strings.Join(near, "; "))
 }
 
 // request reads the inputs op needs from the files the flags name.

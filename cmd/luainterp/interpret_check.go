@@ -7,8 +7,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/luainterp/luainterp/internal/crdschema"
 	"github.com/luainterp/luainterp/interpreter/customization"
+	"github.com/luainterp/luainterp/interpreter/luavm"
 )
 
 // checkedRule is one line of `--check`, and one entry of its JSON report.
@@ -51,11 +54,24 @@ func (o *interpretOptions) runCheck(cmd *cobra.Command) error {
 			return err
 		}
 	}
+	var opts []customization.CheckOption
+	if len(o.crds) > 0 {
+		schemas, err := crdschema.LoadFiles(o.crds...)
+		if err != nil {
+			return fmt.Errorf("--crd: %w", err)
+		}
+		opts = append(opts, customization.WithFields(func(gvk schema.GroupVersionKind) luavm.FieldChecker {
+			if !schemas.Has(gvk) {
+				return nil
+			}
+			return func(path []string) (bool, []string, string) { return schemas.HasField(gvk, path) }
+		}))
+	}
 	set, _ := customization.Loader{Stdin: cmd.InOrStdin()}.Load(o.customizations...)
 	printWarnings(cmd.ErrOrStderr(), set.Warnings)
 
 	report := checkReport{Rules: []checkedRule{}, Customizations: len(set.Customizations)}
-	for _, r := range customization.Check(cmd.Context(), newEngine(cmd.ErrOrStderr()), set) {
+	for _, r := range customization.Check(cmd.Context(), newEngine(cmd.ErrOrStderr()), set, opts...) {
 		if r.Verdict == customization.Warn && o.strict {
 			r.Verdict, r.Err, r.Warnings = customization.Fail, r.Warnings, nil
 		}

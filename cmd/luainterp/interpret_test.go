@@ -157,6 +157,17 @@ PASS   cloneset-example  dependencyInterpretation
 		assert.Equal(t, `UNSET  broken  statusReflection`, strings.TrimSpace(lines[6]))
 		assert.Regexp(t, `^ERROR  broken  healthInterpretation      `+regexpQuote(path)+`:23: document 1 "broken": spec.customizations.healthInterpretation.luaScript: Lua line 3: `, lines[7])
 	})
+	t.Run("one operation defined twice", func(t *testing.T) {
+		// Admission refuses the second customization; --check agrees.
+		second := strings.NewReplacer("name: linted", "name: linted-too", "replicas, nil", "replicas + 1, nil").Replace(lintedHooks)
+		path := writeFile(t, "twice.yaml", lintedHooks+"---\n"+second)
+		r := run(t, "", "interpret", "-f", path, "--check")
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stdout, "ERROR  linted-too  replicaResource           "+path+`:25: document 2 "linted-too": spec.customizations.replicaResource: `+
+			`already defined for example.io/v1, Kind=Widget by customization "linted"; a kind's operation is defined by one customization only`+"\n")
+		assert.Contains(t, r.stdout, "ERROR  linted-too  dependencyInterpretation  ")
+		assert.Contains(t, r.stderr, "3 of the rules failed\n")
+	})
 	t.Run("nothing to check", func(t *testing.T) {
 		path := writeFile(t, "misspelt.yaml", strings.Replace(lintedHooks, "kind: ResourceInterpreterCustomization", "kind: ResourceInterpreterCustomisation", 1))
 		r := run(t, "", "interpret", "-f", path, "--check")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -17,39 +18,70 @@ import (
 	"github.com/luainterp/luainterp/webhook"
 )
 
-// kubeOptions are the flags that read customizations and webhook
-// configurations from a Kubernetes API server.
+// kubeOptions say which API server a command talks to, by client-go's
+// loading rules, as kubectl finds it: --kubeconfig, else $KUBECONFIG, else
+// ~/.kube/config, at --context (else the file's current context); or the
+// cluster the process runs in (--in-cluster, or no kubeconfig at all
+// inside a pod).
 type kubeOptions struct {
 	kubeconfig string
+	context    string
 	inCluster  bool
 }
 
 func (k *kubeOptions) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&k.kubeconfig, "kubeconfig", "", "read ResourceInterpreterCustomizations and ResourceInterpreterWebhookConfigurations from the API server of this kubeconfig file")
+	f.StringVar(&k.kubeconfig, "kubeconfig", "", "the kubeconfig file of the API server to read ResourceInterpreterCustomizations and ResourceInterpreterWebhookConfigurations from (else $KUBECONFIG, as kubectl reads it)")
+	f.StringVar(&k.context, "context", "", "the kubeconfig context to use (else its current context)")
 	f.BoolVar(&k.inCluster, "in-cluster", false, "read them from the API server of the cluster this runs in, as its service account")
 }
 
-func (k *kubeOptions) enabled() bool { return k.kubeconfig != "" || k.inCluster }
+// enabled reports whether an API server was asked for by a flag.
+func (k *kubeOptions) enabled() bool { return k.kubeconfig != "" || k.context != "" || k.inCluster }
+
+// found reports whether an API server is asked for by a flag or found
+// as kubectl would find one: $KUBECONFIG, ~/.kube/config, or a pod's
+// service account.
+func (k *kubeOptions) found() bool {
+	return k.enabled() || inPod() || kubeconfigFound()
+}
+
+// kubeconfigFound reports whether $KUBECONFIG (or, without it,
+// ~/.kube/config) names a file that exists.
+func kubeconfigFound() bool {
+	for _, path := range clientcmd.NewDefaultClientConfigLoadingRules().GetLoadingPrecedence() {
+		if _, err := os.Stat(path); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// inPod reports whether the process runs in a pod of a cluster.
+func inPod() bool {
+	return os.Getenv("KUBERNETES_SERVICE_HOST") != "" && os.Getenv("KUBERNETES_SERVICE_PORT") != ""
+}
 
 func (k *kubeOptions) check() error {
-	if k.kubeconfig != "" && k.inCluster {
-		return errors.New("--kubeconfig and --in-cluster: give one or the other")
+	if (k.kubeconfig != "" || k.context != "") && k.inCluster {
+		return errors.New("--kubeconfig or --context, and --in-cluster: give one or the other")
 	}
 	return nil
 }
 
-// config returns the client configuration the flags name.
+// config returns the API server's client configuration.
 func (k *kubeOptions) config() (*rest.Config, error) {
-	if k.inCluster {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = k.kubeconfig
+	if k.inCluster || !k.enabled() && inPod() && !kubeconfigFound() {
 		cfg, err := rest.InClusterConfig()
 		if err != nil {
 			return nil, fmt.Errorf("--in-cluster: %w", err)
 		}
 		return cfg, nil
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags("", k.kubeconfig)
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: k.context}).ClientConfig()
 	if err != nil {
-		return nil, fmt.Errorf("--kubeconfig: %w", err)
+		return nil, fmt.Errorf("kubeconfig (--kubeconfig, $KUBECONFIG or ~/.kube/config): %w", err)
 	}
 	return cfg, nil
 }

@@ -254,5 +254,5 @@ from the API server `+strings.TrimSuffix(cfg.Host, "/")+`:
 
 	r = run(t, "", "layers", "--kubeconfig", env.KubeConfig(t), "--in-cluster")
 	require.Error(t, r.err)
-	assert.Equal(t, "--kubeconfig and --in-cluster: give one or the other", r.err.Error())
+	assert.Equal(t, "--kubeconfig or --context, and --in-cluster: give one or the other", r.err.Error())
 }

@@ -118,13 +118,14 @@ func (o *layersOptions) run(cmd *cobra.Command) error {
 }
 
 // registry returns the layers to show: from -f, or from the API server
-// with -f merged in (--kubeconfig, --in-cluster), whose objects it lists
+// with -f merged in (found as kubectl finds it, see kubeOptions), whose objects it lists
 // once; the Source is nil without the API server.
 func (o *layersOptions) registry(cmd *cobra.Command) (*interpreter.Registry, *source.Source, error) {
 	if err := o.kube.check(); err != nil {
 		return nil, nil, err
 	}
-	if !o.kube.enabled() {
+	if !o.kube.found() {
+		fmt.Fprintln(cmd.ErrOrStderr(), "offline: no API server (no --kubeconfig, $KUBECONFIG, ~/.kube/config or pod); showing -f, --webhook-config and the bundled layers")
 		reg, err := newRegistry(withCustomizations(o.customizations...), withIO(cmd), withArgoCD(o.argocd))
 		if err == nil {
 			err = setWebhookLayer(cmd, reg, o.webhookConfigs)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/luainterp/luainterp/interpreter/customization"
 )
 
 func main() {
@@ -15,7 +13,8 @@ func main() {
 
 // runMain runs the command line args as the luainterp program does and
 // returns its exit status; an error is printed to stderr as "error: ...",
-// followed for a script error by where it is (customization.Error.Detail).
+// followed for a script or YAML error by where it is (customization.Error.Detail,
+// manifest.SyntaxError.Detail).
 func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCommand()
 	root.SetArgs(args)
@@ -29,9 +28,10 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if msg := err.Error(); msg != "" {
 		fmt.Fprintln(stderr, "error:", msg)
 	}
-	var ce *customization.Error
-	if errors.As(err, &ce) {
-		if detail := ce.Detail(); detail != "" {
+	// A script error's Lua line and stack, a YAML error's line and caret.
+	var detailed interface{ Detail() string }
+	if errors.As(err, &detailed) {
+		if detail := detailed.Detail(); detail != "" {
 			fmt.Fprintln(stderr, detail)
 		}
 	}

@@ -29,7 +29,10 @@ type propagateOptions struct {
 func newPropagateCommand() *cobra.Command {
 	var o propagateOptions
 	cmd := &cobra.Command{
-		Use:   "propagate --template F --binding F [--clusters F]... [--policies F]... [-f CUSTOMIZATION]...",
+		Use: "propagate --template F --binding F [--clusters F]... [--policies F]... [-f CUSTOMIZATION]...",
+		Example: `  luainterp propagate --template deployment.yaml --binding binding.yaml
+  luainterp propagate --template cloneset.yaml --binding binding.yaml --clusters clusters/ --policies overrides/ -f customizations/
+  luainterp propagate --template deployment.yaml --binding binding.yaml --out works/`,
 		Short: "Turn a resource template and its binding into the Works Karmada would create",
 		Long: `Propagate runs the binding pipeline: for every target cluster of the
 ResourceBinding (or ClusterResourceBinding) it revises the template's

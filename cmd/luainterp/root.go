@@ -29,16 +29,29 @@ func newRootCommand() *cobra.Command {
 		Version:       readBuildInfo().String(),
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.AddCommand(newInterpretCommand())
-	root.AddCommand(newPropagateCommand())
-	root.AddCommand(newFailoverCommand())
-	root.AddCommand(newStatusCommand())
-	root.AddCommand(newTestCommand())
-	root.AddCommand(newArgoCDCommand())
-	root.AddCommand(newLayersCommand())
-	root.AddCommand(newServeCommand())
-	root.AddCommand(newControllerCommand())
-	root.AddCommand(newInitCommand())
-	root.AddCommand(newVersionCommand())
+	// luainterp --help lists the commands by what a user does with them:
+	// write and test hooks first, then see and run them in a control plane.
+	groups := []struct {
+		group    cobra.Group
+		commands []*cobra.Command
+	}{
+		{cobra.Group{ID: "hooks", Title: "Write and test hooks:"},
+			[]*cobra.Command{newInitCommand(), newInterpretCommand(), newTestCommand(), newArgoCDCommand(), newLayersCommand()}},
+		{cobra.Group{ID: "control-plane", Title: "Run in a control plane:"},
+			[]*cobra.Command{newServeCommand(), newControllerCommand()}},
+		{cobra.Group{ID: "offline", Title: "Work out offline what Karmada would do:"},
+			[]*cobra.Command{newPropagateCommand(), newStatusCommand(), newFailoverCommand()}},
+		{cobra.Group{ID: "other", Title: "Other commands:"},
+			[]*cobra.Command{newVersionCommand()}},
+	}
+	for _, g := range groups {
+		root.AddGroup(&g.group)
+		for _, c := range g.commands {
+			c.GroupID = g.group.ID
+			root.AddCommand(c)
+		}
+	}
+	root.SetHelpCommandGroupID("other")
+	root.SetCompletionCommandGroupID("other")
 	return root
 }

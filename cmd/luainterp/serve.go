@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -33,6 +32,8 @@ import (
 
 // serveOptions are the flags of `luainterp serve`.
 type serveOptions struct {
+	logFormat       string
+	metricsAddr     string
 	addr            string
 	tlsCert, tlsKey string
 	customizations  []string
@@ -144,6 +145,8 @@ answered HTTP 503 with Retry-After: 1, never from layers half loaded.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
+	addLogFormatFlag(f, &o.logFormat)
+	f.StringVar(&o.metricsAddr, "metrics-address", "", "also serve /metrics, /healthz and /readyz over plain HTTP at this address (they are on --addr too)")
 	f.StringVar(&o.addr, "addr", ":8443", "the address to listen on")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "the serving certificate (PEM), with --tls-key")
 	f.StringVar(&o.tlsKey, "tls-key", "", "the serving certificate's private key (PEM), with --tls-cert")
@@ -187,7 +190,10 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+	log, err := newLogger(cmd.ErrOrStderr(), o.logFormat)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 
@@ -285,8 +291,8 @@ func (o *serveOptions) load(ctx context.Context, cmd *cobra.Command, cfg serveco
 // that closes the access log.
 func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serveconfig.Config, log *slog.Logger, ready func() error) (http.Handler, func(), error) {
 	metrics, waits := server.NewMetrics(), queueWait()
-	gatherer := prometheus.NewRegistry()
-	gatherer.MustRegister(metrics, waits, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	gatherer := newGatherer()
+	gatherer.MustRegister(metrics, waits)
 	limits, err := serveLimits(cfg, observeWait(waits))
 	if err != nil {
 		return nil, nil, err
@@ -317,7 +323,21 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 	}
 	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(cfg.Timeout.Duration), server.WithMaxBodyBytes(cfg.MaxBodyBytes.N),
 		server.WithMetrics(metrics), server.WithLogger(log), server.WithAccessLog(access))
-	return o.mux(handler, validator, gatherer, ready), closeAccess, nil
+	if o.metricsAddr == "" {
+		return o.mux(handler, validator, gatherer, ready), closeAccess, nil
+	}
+	// /metrics, /healthz and /readyz on a plain HTTP port of their own too,
+	// so that a scraper and the kubelet need not speak the webhook's TLS.
+	metricsSrv, err := serveMetrics(o.metricsAddr, server.NewMux(http.NotFoundHandler(), gatherer, ready), log)
+	if err != nil {
+		closeAccess()
+		return nil, nil, err
+	}
+	closeAll := func() {
+		_ = metricsSrv.Close()
+		closeAccess()
+	}
+	return o.mux(handler, validator, gatherer, ready), closeAll, nil
 }
 
 // openAccessLog opens the access log file for appending, or returns

@@ -158,12 +158,16 @@ func TestServeWatchUnderLoad(t *testing.T) {
 		assert.Regexp(t, regexp.QuoteMeta(`luainterp_customization_file_reloads_total{file="`+churn+`",outcome="`+outcome+`"} `)+`[1-9]`, metrics)
 	}
 	assert.Contains(t, s.stderr.String(), `level=WARN msg="customization file not reloaded: its last good version still serves; delete the file to remove its hooks" file=`+churn+" outcome=emptied")
+	assert.Contains(t, metrics, "\nluainterp_customizations_last_reload_successful 0\n", "churn.yaml is held")
 
 	require.NoError(t, os.Remove(churn))
 	assert.Eventually(t, func() bool {
 		_, err := replicasAnswer(client, url, bodies["Churn"])
 		return err != nil
 	}, 10*time.Second, 20*time.Millisecond, "deleting the file removes its hooks")
+	metrics = metricsText(t, "http://"+s.addr)
+	assert.Contains(t, metrics, "\nluainterp_customizations_last_reload_successful 1\n")
+	assert.Regexp(t, `\nluainterp_customizations_last_reload_success_timestamp_seconds 1\.[0-9]+e\+09\n`, metrics)
 }
 
 // TestServeKubeWatchFiles follows the API server with -f files watched:

@@ -11,9 +11,10 @@ import (
 
 func newStatusCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "status",
-		Short: "Compute offline what the status loop writes to a binding and its template",
-		Args:  cobra.NoArgs,
+		Use:     "status",
+		Example: `  luainterp status aggregate --resource binding.yaml --works works/ --template deployment.yaml`,
+		Short:   "Compute offline what the status loop writes to a binding and its template",
+		Args:    cobra.NoArgs,
 	}
 	cmd.AddCommand(newStatusAggregateCommand())
 	return cmd
@@ -29,7 +30,9 @@ type statusAggregateOptions struct {
 func newStatusAggregateCommand() *cobra.Command {
 	var o statusAggregateOptions
 	cmd := &cobra.Command{
-		Use:   "aggregate --resource F --works F... [--template F] [-f CUSTOMIZATION]...",
+		Use: "aggregate --resource F --works F... [--template F] [-f CUSTOMIZATION]...",
+		Example: `  luainterp status aggregate --resource binding.yaml --works works/
+  luainterp status aggregate --resource binding.yaml --works works/ --template cloneset.yaml -f customizations/`,
 		Short: "Fold a binding's Works into its status.aggregatedStatus, and the template's status",
 		Long: `Aggregate does offline what Karmada's binding status controller does
 when a member cluster reports: from the Works of a binding (with the status

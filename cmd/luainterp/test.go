@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
+	"github.com/luainterp/luainterp/internal/crdschema"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
@@ -43,6 +44,8 @@ type testOptions struct {
 	coverageOut string
 	coverageMin float64
 	strict      bool
+	crds        []string
+	schemas     *crdschema.Schemas
 	timeout     time.Duration
 	outputLimit serveconfig.Bytes
 	format      string // testFormatAuto, testFormatKarmada or testFormatArgoCD
@@ -73,7 +76,10 @@ bundled suites: those of ./scripts when run in a luainterp working copy, else
 those embedded in the binary. Each suite's scripts are compile-checked, then every
 case runs against the suite's customizations alone. A suite in a tree laid
 out as <group>/<version>/<Kind> (core for the core group) must target that
-kind. Quantities compare by value (1 = 1000m), dependencies and components in
+kind, and is named <group>/<version>/<Kind> whichever PATH led to it, so that
+one --run selects the same cases from any folder. A case --strict refuses
+keeps its name and fails; a --run that selects no case is an error.
+Quantities compare by value (1 = 1000m), dependencies and components in
 any order, and "{{EXCLUDE}}" in an expected output leaves that path out.
 
 Output is like go test -v: a line per case, and for a failure where the case
@@ -90,18 +96,20 @@ customizations.yaml is run so. See docs/argocd.md.`,
 		Example: `  luainterp test scripts/apps.kruise.io/v1alpha1/CloneSet
   luainterp test --run 'CloneSet/AggregateStatus' --junit report.xml scripts
   luainterp test --coverage --coverage-listing my-crd/
+  luainterp test --crd config/crd/bases/example.io_widgets.yaml my-crd/
   luainterp test --coverage-out lcov.info --coverage-min 90 my-crd/
   luainterp test -o json --timeout 100ms scripts > report.json
   luainterp test --format argocd --argocd-cm argocd-cm.yaml resource_customizations/`,
 		RunE: func(cmd *cobra.Command, paths []string) error { return o.runTests(cmd, paths) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.run, "run", "", "run only the cases whose suite/Operation/name matches this regular expression (anchored with ^, suites it cannot match are not loaded)")
+	f.StringVar(&o.run, "run", "", "run only the cases whose suite/Operation/name matches this regular expression (anchored with ^, suites it cannot match are not loaded); selecting no case is an error")
 	f.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to this file")
 	o.output = addOutputFlag(cmd, formatText, formatJSON)
 	f.DurationVar(&o.timeout, "timeout", luavm.DefaultTimeout, "how long one script call may run before its case fails")
 	addOutputLimitFlag(f, &o.outputLimit)
 	f.BoolVar(&o.coverage, "coverage", false, "report which lines of each Lua script the cases ran")
+	f.StringArrayVar(&o.crds, "crd", nil, "a CustomResourceDefinition file (or folder of them): every case's input objects, status items and results of its kinds must validate against it as the API server would (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "fail a test case holding a field Karmada would ignore (unknown, or differing in case), instead of warning")
 	f.BoolVar(&o.listing, "coverage-listing", false, "with the coverage summary, list each script with its hit counts (implies --coverage)")
 	f.StringVar(&o.coverageOut, "coverage-out", "", "write the coverage to this file for CI: lcov, or Cobertura XML for a name ending in .xml")
@@ -125,6 +133,11 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 	}
 	if err := checkTestFormat(o.format); err != nil {
 		return err
+	}
+	if len(o.crds) > 0 {
+		if o.schemas, err = crdschema.LoadFiles(o.crds...); err != nil {
+			return fmt.Errorf("--crd: %w", err)
+		}
 	}
 	if o.coverageMin < 0 || o.coverageMin > 100 {
 		return fmt.Errorf("--coverage-min: %g is not a percentage from 0 to 100", o.coverageMin)
@@ -177,10 +190,31 @@ func (o *testOptions) runTests(cmd *cobra.Command, paths []string) error {
 			return err
 		}
 	}
+	if err := r.selectedNone(counts); err != nil {
+		return err
+	}
 	if !counts.OK() || belowMin {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// selectedNone is the error of a --run that selected no case of the
+// suites that loaded: a CI job with a stale pattern must not pass on
+// zero cases.
+func (r *testRun) selectedNone(counts report.Counts) error {
+	if r.selected == nil || counts.Passed+counts.Failed > 0 || counts.NotLoaded > 0 {
+		return nil
+	}
+	example := ""
+	for _, s := range r.report.Suites {
+		if len(s.Results) > 0 {
+			example = fmt.Sprintf(", such as %q", s.Results[0].Name)
+			break
+		}
+	}
+	return fmt.Errorf("--run %q selects none of the %d cases found (their names are suite/Operation/name%s)",
+		r.run, counts.Skipped, example)
 }
 
 // testRun is one run of `luainterp test`: its options and what it found.
@@ -232,6 +266,9 @@ func (r *testRun) suite(ctx context.Context, f testsuite.Found) {
 		printWarnings(r.stderr, suite.Customizations.Warnings)
 	}
 	for _, c := range suite.Cases {
+		if c.Err != nil {
+			continue // with --strict, its warnings are its failures
+		}
 		for _, w := range c.Warnings {
 			fmt.Fprintf(r.stderr, "warning: %v (ignored)\n", w)
 		}
@@ -240,10 +277,11 @@ func (r *testRun) suite(ctx context.Context, f testsuite.Found) {
 		r.notLoaded(&report.Suite{Name: f.Name, Dir: f.Dir, Err: err})
 		return
 	}
+	suite.Schemas = r.schemas
 	results := suite.Run(ctx, r.selected, r.text.Result)
 	r.report.Suites = append(r.report.Suites, &report.Suite{Name: f.Name, Dir: f.Dir, Results: results})
 	if cov != nil {
-		r.report.Coverage = append(r.report.Coverage, report.Coverage(f.Name, suite.Customizations, cov)...)
+		r.report.Coverage = append(r.report.Coverage, report.Coverage(f.Name, suite.Customizations, cov, results)...)
 	}
 }
 

@@ -103,7 +103,7 @@ func TestTestNotLoaded(t *testing.T) {
 --- FAIL: example.io/v1beta1/Widget (not loaded)
     `+b+`/example.io/v1beta1/Widget/customizations.yaml:2: document 1 "widget": spec.target: does not agree with the folder example.io/v1beta1/Widget: the target has version v1, the folder v1beta1
 --- FAIL: syntax-error (not loaded)
-    `+b+`/syntax-error/customizations.yaml:28: document 2 "widget-health": spec.customizations.healthInterpretation.luaScript: syntax error: unexpected end of the script (syntax error)
+    `+b+`/syntax-error/customizations.yaml:29: document 2 "widget-health": spec.customizations.healthInterpretation.luaScript: Lua line 2: syntax error: the script ends before the "if" of this line has its "end"
 --- FAIL: no-such-folder (not loaded)
     no-such-folder: no such file or directory
 2 passed, 1 failed, 3 suites not loaded
@@ -116,9 +116,9 @@ func TestTestStrict(t *testing.T) {
 	stdout, stderr, code := runTest(t, "--strict", suites+"/broken/bad-case")
 	b := suites + "/broken/bad-case"
 	assert.Equal(t, `--- PASS: `+b+`/InterpretHealth/ready is healthy (0.00s)
---- FAIL: `+b+`/testdata/health.yaml document 2 (0.00s)
-    `+b+`/testdata/health.yaml:10: document 2
-    ouput: unknown field, did you mean "output"?
+--- FAIL: `+b+`/InterpretHealth/misspelt output (0.00s)
+    `+b+`/testdata/health.yaml:7: document 2
+    line 10: ouput: unknown field, did you mean "output"?
 --- FAIL: `+b+`/testdata/unparsable.yaml document 1 (0.00s)
     `+b+`/testdata/unparsable.yaml:2: document 1
     invalid YAML: did not find expected ',' or ']'
@@ -126,6 +126,39 @@ func TestTestStrict(t *testing.T) {
 `, stdout, "the misspelt case fails alone; the suite's other cases run")
 	assert.Empty(t, stderr)
 	assert.Equal(t, 1, code)
+}
+
+// TestTestStrictRun: a case --strict refuses keeps its name, so --run
+// selects it and it fails; it is not skipped into a passing run.
+func TestTestStrictRun(t *testing.T) {
+	stdout, _, code := runTest(t, "--strict", "--run", "misspelt", suites+"/broken/bad-case")
+	assert.Contains(t, stdout, "--- FAIL: "+suites+"/broken/bad-case/InterpretHealth/misspelt output (0.00s)\n")
+	assert.Contains(t, stdout, "\n0 passed, 1 failed, 2 skipped\n")
+	assert.Equal(t, 1, code)
+}
+
+// TestTestRunNoMatch: a --run that selects no case is an error, not a
+// run of zero cases that passes.
+func TestTestRunNoMatch(t *testing.T) {
+	r := run(t, "", "test", "--run", "Healthy/rolled", suites+"/passing")
+	assert.Contains(t, r.stdout, "0 passed, 0 failed, 11 skipped\n")
+	require.EqualError(t, r.err, `--run "Healthy/rolled" selects none of the 11 cases found `+
+		`(their names are suite/Operation/name, such as "apps.kruise.io/v1alpha1/CloneSet/InterpretDependency/dependencies in any order")`)
+	assert.Equal(t, 1, r.code)
+}
+
+// TestTestRunPathIndependent: a suite laid out as <group>/<version>/<Kind>
+// has the same name whichever path leads to it, so one --run selects the
+// same cases from the tree, the group's folder or the suite's own.
+func TestTestRunPathIndependent(t *testing.T) {
+	for _, path := range []string{"", "/apps.kruise.io", "/apps.kruise.io/v1alpha1/CloneSet"} {
+		t.Run(path, func(t *testing.T) {
+			stdout, _, code := runTest(t, "--run", `^apps\.kruise\.io/v1alpha1/CloneSet/InterpretHealth/`, suites+"/passing"+path)
+			assert.Contains(t, stdout, "--- PASS: apps.kruise.io/v1alpha1/CloneSet/InterpretHealth/rolled out is healthy (0.00s)\n")
+			assert.Contains(t, stdout, "\n3 passed, 0 failed, 8 skipped\n")
+			assert.Equal(t, 0, code)
+		})
+	}
 }
 
 func TestTestRun(t *testing.T) {
@@ -269,6 +302,11 @@ coverage:
            5      - |   end
            6      1 |   return refs
            7      - | end
+total: 11 of 16 lines (68.8%), 2 of 5 hooks exercised
+hooks no case exercises:
+    widget: widget replicaResource (GetReplicas) `+f+`:13
+    widget: widget componentResource (GetComponents) `+f+`:41
+    widget: widget statusReflection (ReflectStatus) `+f+`:24
 1 passed, 2 failed, 7 skipped
 `, stdout)
 }

@@ -57,7 +57,9 @@ func (b buildInfo) String() string {
 func newVersionCommand() *cobra.Command {
 	var output *outputFlag
 	cmd := &cobra.Command{
-		Use:   "version [-o text|yaml|json]",
+		Use: "version [-o text|yaml|json]",
+		Example: `  luainterp version
+  luainterp version -o json`,
 		Short: "Print luainterp's version, commit and Go version",
 		Long: `Print the version luainterp was built as (stamped by make build, else the
 module version go install recorded, "(devel)" in a working copy), the commit

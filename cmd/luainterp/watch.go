@@ -17,10 +17,16 @@ import (
 // version goes on serving, and the metric
 //
 //	luainterp_customization_file_reloads_total{file,outcome}  outcome loaded, invalid, emptied or deleted
+//	luainterp_customizations_last_reload_successful          1 when every file loaded, 0 when one is held
+//	luainterp_customizations_last_reload_success_timestamp_seconds
+//
+// the last two named as Prometheus names its own configuration reloads.
 type fileWatch struct {
-	log     *slog.Logger
-	stderr  io.Writer // the loads' warnings are printed here
-	reloads *prometheus.CounterVec
+	log         *slog.Logger
+	stderr      io.Writer // the loads' warnings are printed here
+	reloads     *prometheus.CounterVec
+	successful  prometheus.Gauge
+	successTime prometheus.Gauge
 }
 
 // newFileWatch returns a fileWatch whose metric is registered in gatherer.
@@ -29,7 +35,15 @@ func newFileWatch(log *slog.Logger, stderr io.Writer, gatherer prometheus.Regist
 		Name: "luainterp_customization_file_reloads_total",
 		Help: "What --watch did with a customization file that changed: outcome loaded, invalid or emptied (its last good version still serves) or deleted.",
 	}, []string{"file", "outcome"})}
-	gatherer.MustRegister(w.reloads)
+	w.successful = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "luainterp_customizations_last_reload_successful",
+		Help: "1 when the last load of the -f files loaded every file, 0 when one was held (its last good version serving) or the load failed.",
+	})
+	w.successTime = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "luainterp_customizations_last_reload_success_timestamp_seconds",
+		Help: "When the -f files last loaded without a problem, in seconds since the Unix epoch.",
+	})
+	gatherer.MustRegister(w.reloads, w.successful, w.successTime)
 	return w
 }
 
@@ -48,6 +62,12 @@ func (w *fileWatch) reloader(reg *interpreter.Registry, engine *luavm.Engine, pa
 			}
 		},
 		OnLoad: func(set *customization.Set, err error) {
+			if set != nil && err == nil {
+				w.successful.Set(1)
+				w.successTime.SetToCurrentTime()
+			} else {
+				w.successful.Set(0)
+			}
 			switch {
 			case set != nil:
 				printWarnings(w.stderr, set.Warnings)

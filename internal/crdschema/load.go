@@ -3,7 +3,9 @@ package crdschema
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -84,6 +86,31 @@ func Load(fsys fs.FS, dir string) (*Schemas, error) {
 	return s, nil
 }
 
+// LoadFiles reads the CRD of each file (a path of the file system, or a
+// directory whose *.yaml files each hold one), as Load does: a kind's
+// version served by two files is the first one's.
+func LoadFiles(paths ...string) (*Schemas, error) {
+	s := &Schemas{versions: map[schema.GroupVersionKind]*version{}}
+	for _, p := range paths {
+		files := []string{p}
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			if files, err = filepath.Glob(filepath.Join(p, "*.yaml")); err != nil || len(files) == 0 {
+				return nil, fmt.Errorf("crd directory %s: no *.yaml file", p)
+			}
+		}
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return nil, &LoadError{File: file, Err: err}
+			}
+			if err := s.add(file, data); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s, nil
+}
+
 // loadFile adds the served versions of the CRD in file that no earlier
 // file served.
 func (s *Schemas) loadFile(fsys fs.FS, file string) error {
@@ -91,6 +118,12 @@ func (s *Schemas) loadFile(fsys fs.FS, file string) error {
 	if err != nil {
 		return &LoadError{File: file, Err: err}
 	}
+	return s.add(file, data)
+}
+
+// add adds the served versions of the CRD data, read from file, that no
+// earlier file served.
+func (s *Schemas) add(file string, data []byte) error {
 	var v1 apiextensionsv1.CustomResourceDefinition
 	if err := yaml.UnmarshalStrict(data, &v1); err != nil {
 		return &LoadError{File: file, Err: err}

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -112,7 +113,8 @@ var (
 )
 
 // YAMLError locates an error of a YAML parser given the document's text:
-// at the line of the file it names, as "invalid YAML: ...".
+// at the line of the file the parser failed on, as "invalid YAML: ...". A
+// syntax error is a *SyntaxError, which shows that line.
 func (d Document) YAMLError(err error) *Error {
 	at := func(line string) int {
 		n, _ := strconv.Atoi(line)
@@ -120,7 +122,9 @@ func (d Document) YAMLError(err error) *Error {
 	}
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		return &Error{Source: d.At(at(m[1])), Err: errors.New("invalid YAML: " + m[2])}
+		n, _ := strconv.Atoi(m[1])
+		se := d.syntaxError(m[2], n)
+		return &Error{Source: d.At(cmp.Or(se.Line, at(m[1]))), Err: se}
 	}
 	if rest, ok := strings.CutPrefix(msg, "yaml: unmarshal errors:\n"); ok {
 		// One problem per line: "  line 3: key "a" already set in map".

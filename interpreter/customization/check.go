@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 )
@@ -52,8 +54,14 @@ type Rule struct {
 // order. A script that compiles and defines its function is linted
 // (luavm.Lint): its findings make the rule Warn instead of Pass. Problems that belong to no key (a missing target, an unreadable
 // file, an unknown key) get a Rule of their own, listed before the
-// customization's keys.
-func Check(ctx context.Context, engine *luavm.Engine, set *Set) []Rule {
+// customization's keys. A key a customization earlier in name order
+// defines for the same target fails, with admission's message (see
+// Overlaps).
+func Check(ctx context.Context, engine *luavm.Engine, set *Set, opts ...CheckOption) []Rule {
+	var o checkOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	var errs ErrorList
 	errors.As(set.Err(), &errs)
 	byDoc := map[Position][]*Error{}
@@ -63,10 +71,12 @@ func Check(ctx context.Context, engine *luavm.Engine, set *Set) []Rule {
 
 	var rules []Rule
 	claimed := map[Position]bool{}
-	for _, c := range set.Customizations {
+	for i, c := range set.Customizations {
 		doc := docOf(c.Position)
 		claimed[doc] = true
-		rules = append(rules, checkCustomization(ctx, engine, c, byDoc[doc])...)
+		// As admission would refuse it, after the ones before it.
+		overlaps := Overlaps(c, set.Customizations[:i])
+		rules = append(rules, checkCustomization(ctx, engine, c, append(byDoc[doc], overlaps...), o)...)
 	}
 	var orphans []Rule // errors of documents that hold no customization
 	for _, e := range errs {
@@ -79,7 +89,7 @@ func Check(ctx context.Context, engine *luavm.Engine, set *Set) []Rule {
 
 // checkCustomization returns the rules of one customization, given the
 // loading errors of its document.
-func checkCustomization(ctx context.Context, engine *luavm.Engine, c *Customization, errs []*Error) []Rule {
+func checkCustomization(ctx context.Context, engine *luavm.Engine, c *Customization, errs []*Error, o checkOptions) []Rule {
 	byKey := map[string]ErrorList{}
 	var rules []Rule
 	for _, e := range errs {
@@ -97,7 +107,7 @@ func checkCustomization(ctx context.Context, engine *luavm.Engine, c *Customizat
 			r.Verdict = Pass
 			if err := engine.Vet(ctx, c.scripts[op].Name, c.scripts[op].Source, op); err != nil {
 				r.Verdict, r.Err = Fail, ErrorList{scriptErr(c, c.scripts[op], err)}
-			} else if r.Warnings = lint(c, op); len(r.Warnings) > 0 {
+			} else if r.Warnings = lint(c, op, o.fields); len(r.Warnings) > 0 {
 				r.Verdict = Warn
 			}
 		}
@@ -114,9 +124,13 @@ func docOf(p Position) Position {
 
 // lint returns the linter's findings on c's script for op, located in its
 // file.
-func lint(c *Customization, op interpreter.Operation) ErrorList {
+func lint(c *Customization, op interpreter.Operation, fields func(schema.GroupVersionKind) luavm.FieldChecker) ErrorList {
 	s := c.scripts[op]
-	findings, err := luavm.Lint(s.Name, s.Source)
+	var check luavm.FieldChecker
+	if fields != nil {
+		check = fields(c.Target)
+	}
+	findings, err := luavm.LintFields(s.Name, s.Source, check)
 	if err != nil {
 		return nil // the script compiled, so it parses
 	}
@@ -125,4 +139,18 @@ func lint(c *Customization, op interpreter.Operation) ErrorList {
 		list = append(list, atLuaLine(c, s, f.Line, errors.New(f.String())))
 	}
 	return list
+}
+
+// CheckOption changes what Check checks.
+type CheckOption func(*checkOptions)
+
+type checkOptions struct {
+	fields func(schema.GroupVersionKind) luavm.FieldChecker
+}
+
+// WithFields makes the linter warn on each field path a script uses on its
+// object that fields(target) says the customization's target lacks (see
+// luavm.LintFields); fields returns nil for a kind it knows nothing of.
+func WithFields(fields func(schema.GroupVersionKind) luavm.FieldChecker) CheckOption {
+	return func(o *checkOptions) { o.fields = fields }
 }

@@ -51,7 +51,7 @@ func TestCheck(t *testing.T) {
 		`PASS c.yaml:1: document 1 "mixed" replicaResource`,
 		`UNSET c.yaml:1: document 1 "mixed" replicaRevision`,
 		`UNSET c.yaml:1: document 1 "mixed" componentResource`,
-		`ERROR c.yaml:1: document 1 "mixed" retention | c.yaml:10: document 1 "mixed": spec.customizations.retention.luaScript: syntax error: unexpected end of the script (syntax error)`,
+		`ERROR c.yaml:1: document 1 "mixed" retention | c.yaml:10: document 1 "mixed": spec.customizations.retention.luaScript: Lua line 1: syntax error: the script ends before the "function" of this line has its "end"`,
 		`UNSET c.yaml:1: document 1 "mixed" statusAggregation`,
 		`ERROR c.yaml:1: document 1 "mixed" statusReflection | c.yaml:13: document 1 "mixed": spec.customizations.statusReflection.luaScript: want a string, got a number` +
 			"\n" + `c.yaml:13: document 1 "mixed": spec.customizations.statusReflection.luaScript: empty`,

@@ -95,10 +95,10 @@ func TestLayerDependencyErrors(t *testing.T) {
 		name, refs, want string
 	}{
 		{"no name nor selector", `{{apiVersion = "v1", kind = "ConfigMap", namespace = "ns"}}`,
-			"result dependencies: [0]: the reference has neither name nor labelSelector"},
+			"result dependencies: [1]: the reference has neither name nor labelSelector"},
 		{"an invalid selector", `{{apiVersion = "v1", kind = "ConfigMap", labelSelector = {matchExpressions = {{key = "app", operator = "Near"}}}}}`,
-			`result dependencies: [0]: labelSelector: "Near" is not a valid label selector operator`},
-		{"no kind", `{{apiVersion = "v1", name = "c"}}`, "result dependencies: [0]: the reference has no kind"},
+			`result dependencies: [1]: labelSelector: "Near" is not a valid label selector operator`},
+		{"no kind", `{{apiVersion = "v1", name = "c"}}`, "result dependencies: [1]: the reference has no kind"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

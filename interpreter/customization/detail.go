@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
 // Detail shows where a script error is, for a person to read below the
 // error's one line: the script line, numbered by its line in the file,
 // with a caret under the column where the engine knows it, then the Lua
-// stack, innermost first, each frame by its file line. It is "" for an
-// error that is not a script's, or whose line is unknown:
+// stack, innermost first, each frame by its file line; for a YAML syntax
+// error, its line with a caret (manifest.SyntaxError.Detail). It is "" for
+// another error, or a script error whose line is unknown:
 //
 //	    13 |   return obj.status.ready
 //	       |                    ^
@@ -20,6 +22,9 @@ import (
 //	  ready        hooks.yaml:13 (Lua line 2)
 //	  GetReplicas  hooks.yaml:19 (Lua line 8)
 func (e *Error) Detail() string {
+	if syntax := (*manifest.SyntaxError)(nil); errors.As(e.Err, &syntax) {
+		return syntax.Detail()
+	}
 	var se *interpreter.ScriptError
 	if e.script == nil || !errors.As(e.Err, &se) || se.Line == 0 {
 		return ""
@@ -31,7 +36,7 @@ func (e *Error) Detail() string {
 	}
 	fmt.Fprintf(&b, "%6s | %s\n", number, se.Source)
 	if se.Column > 0 && se.Column <= len(se.Source)+1 {
-		fmt.Fprintf(&b, "%6s | %s^\n", "", indentOf(se.Source[:se.Column-1]))
+		fmt.Fprintf(&b, "%6s | %s^\n", "", manifest.BlankedOut(se.Source[:se.Column-1]))
 	}
 	if len(se.Stack) > 0 {
 		width := 0
@@ -53,15 +58,4 @@ func (e *Error) where(luaLine int) string {
 		return fmt.Sprintf("%s:%d (Lua line %d)", e.File, line, luaLine)
 	}
 	return fmt.Sprintf("%s (Lua line %d)", e.File, luaLine)
-}
-
-// indentOf returns blanks as wide as prefix, keeping its tabs, so that
-// what follows lines up under the character after prefix.
-func indentOf(prefix string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' {
-			return r
-		}
-		return ' '
-	}, prefix)
 }

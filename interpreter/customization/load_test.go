@@ -89,9 +89,9 @@ func TestParseErrors(t *testing.T) {
 		want []string
 	}{
 		{
-			name: "invalid YAML", // the line is the YAML parser's: where the unclosed sequence's context began
+			name: "invalid YAML", // the line the parser fails on: the unclosed sequence's, not its mapping's
 			src:  doc("apiVersion: v1", "kind: [a, b"),
-			want: []string{`f.yaml:1: document 1: invalid YAML: did not find expected ',' or ']'`},
+			want: []string{`f.yaml:2: document 1: invalid YAML: did not find expected ',' or ']'`},
 		},
 		{
 			name: "invalid YAML does not stop the next document",

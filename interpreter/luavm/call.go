@@ -3,9 +3,11 @@ package luavm
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 )
 
@@ -29,6 +31,14 @@ func (e *Engine) Run(ctx context.Context, s *Script, req interpreter.Request) (i
 			return err
 		}
 		err = st.response(req, res, &resp)
+		if err != nil && st.returned == 0 {
+			if end := st.functionEnd(op); end > 0 {
+				if st.returnLine == 0 {
+					st.returnLine = end
+				}
+				return fmt.Errorf("%w (%s returned nothing: a return missing before its end on Lua line %d?)", err, op.LuaFunction(), end)
+			}
+		}
 		if err != nil && st.returnLine == 0 {
 			st.returnLine = s.returns[op.LuaFunction()]
 		}
@@ -134,7 +144,7 @@ func (st *state) finish() {
 	st.clearEnv()
 	st.print = nil
 	st.lazy.limits = convLimits{}
-	st.returnLine, st.inChunk = 0, false
+	st.returnLine, st.returned, st.inChunk = 0, 0, false
 	clear(st.results[:])
 	clear(st.args[:])
 	st.lazy.reset()
@@ -146,10 +156,42 @@ func (st *state) function(name string) (*lua.LFunction, error) {
 	case *lua.LFunction:
 		return v, nil
 	case *lua.LNilType:
-		return nil, fmt.Errorf("the script does not define the global function %s", name)
+		return nil, undefinedFunction(name, st.globalFunctions())
 	default:
 		return nil, fmt.Errorf("%s is a %s, not a function", name, v.Type())
 	}
+}
+
+// undefinedFunction is the error of a chunk that defines the global
+// functions defined but not name: it names the one closest to name.
+func undefinedFunction(name string, defined []string) error {
+	if near := manifest.Closest(name, defined); near != "" {
+		return fmt.Errorf("the script does not define the global function %s; it defines %s: did you mean %s?", name, near, name)
+	}
+	return fmt.Errorf("the script does not define the global function %s", name)
+}
+
+// functionEnd returns the line of the `end` of op's global function; 0
+// when it is not a Lua function.
+func (st *state) functionEnd(op interpreter.Operation) int {
+	fn, err := st.function(op.LuaFunction())
+	if err != nil || fn.Proto == nil {
+		return 0
+	}
+	return fn.Proto.LastLineDefined
+}
+
+// globalFunctions returns the names of the functions the chunk defined as
+// globals, for a suggestion when the one wanted is missing.
+func (st *state) globalFunctions() []string {
+	var names []string
+	st.env.ForEach(func(k, v lua.LValue) {
+		if name, ok := k.(lua.LString); ok && v.Type() == lua.LTFunction {
+			names = append(names, string(name))
+		}
+	})
+	slices.Sort(names)
+	return names
 }
 
 // call runs the operation's global function with args and returns its
@@ -161,18 +203,25 @@ func (st *state) call(op interpreter.Operation, nret int, args ...lua.LValue) ([
 		return nil, err
 	}
 	L := st.L
+	base := L.GetTop()
 	L.Push(fn)
 	for _, a := range args {
 		L.Push(a)
 	}
-	if err := L.PCall(len(args), nret, nil); err != nil {
+	if err := L.PCall(len(args), lua.MultRet, nil); err != nil {
 		return nil, err
 	}
+	// How many values came back tells a function that reached its end
+	// (none) from one that returned nil.
+	st.returned = L.GetTop() - base
 	results := st.results[:nret]
 	for i := range results {
-		results[i] = L.Get(i - nret)
+		results[i] = lua.LNil
+		if i < st.returned {
+			results[i] = L.Get(base + 1 + i)
+		}
 	}
-	L.Pop(nret)
+	L.SetTop(base)
 	return results, nil
 }
 

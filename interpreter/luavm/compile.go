@@ -215,6 +215,13 @@ func build(source string, cover, hoist bool) (entry *compiled, hoisted int, err 
 	chunk, err := parse.Parse(strings.NewReader(source), chunkName)
 	if err != nil {
 		se := syntaxError(err)
+		if o, ok := unclosedBlock(source); se.Line == 0 && ok {
+			closer := "end"
+			if o.word == "repeat" {
+				closer = "until"
+			}
+			se.Line, se.Err = o.line, fmt.Errorf("syntax error: the script ends before the %q of this line has its %q", o.word, closer)
+		}
 		se.Source = sourceLine(source, se.Line)
 		return nil, 0, se
 	}

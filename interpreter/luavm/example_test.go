@@ -91,7 +91,7 @@ func ExampleEngine_Vet() {
 	fmt.Println(errors.Is(err, luavm.ErrTimeout), e.Runs()) // it had to run
 	// Output:
 	// <nil> 0
-	// replicas InterpretReplica: the script does not define the global function GetReplicas 0
+	// replicas InterpretReplica: the script does not define the global function GetReplicas; it defines GetReplica: did you mean GetReplicas? 0
 	// true 1
 }
 

@@ -276,7 +276,7 @@ func (d *decoder) table(t *lua.LTable) (any, error) {
 	for i := range out {
 		v, keep, err := d.value(t.RawGetInt(i+1), true)
 		if err != nil {
-			return nil, atIndex(err, i)
+			return nil, atIndex(err, i+1) // Lua's position
 		}
 		if keep {
 			out[i] = v
@@ -481,7 +481,7 @@ func (d *decoder) goValue(v any, inArray bool) (any, bool, error) {
 		for i, e := range v {
 			val, keep, err := d.goValue(e, true)
 			if err != nil {
-				return nil, false, atIndex(err, i)
+				return nil, false, atIndex(err, i+1) // Lua's position
 			}
 			if keep {
 				out[i] = val

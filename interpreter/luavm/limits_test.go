@@ -411,7 +411,7 @@ func TestConversionBudget(t *testing.T) {
   local s, t = string.rep("x", 1000000), {}
   for i = 1, 200 do t[i] = s end
   obj.status = {text = json.encode(t)}
-  return obj`, "json.encode: [4]: more than 4194304 bytes of values"},
+  return obj`, "json.encode: [5]: more than 4194304 bytes of values"},
 		// Twenty tables of two fields, each field the table below: a
 		// million values to convert. Their Go maps took 95 MiB (188 MiB for
 		// json.encode) where the strings were all that counted.

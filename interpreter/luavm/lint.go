@@ -35,12 +35,26 @@ var karmadaModules = []string{"kube"}
 // (the obj of a chunk script, RunChunk). The error is the script's syntax
 // error.
 func Lint(name, source string, globals ...string) ([]Finding, error) {
+	return LintFields(name, source, nil, globals...)
+}
+
+// LintFields is Lint, and with fields, a finding for each field path a
+// hook function reads or writes on the object it is given that fields
+// says the object's kind does not have (see FieldChecker).
+func LintFields(name, source string, fields FieldChecker, globals ...string) ([]Finding, error) {
 	chunk, err := parse.Parse(strings.NewReader(source), name)
 	if err != nil {
 		return nil, err
 	}
-	scan := luasyntax.ScanGlobals(chunk)
+	var params map[string][]int
+	if fields != nil {
+		params = objectParams
+	}
+	scan := luasyntax.ScanGlobals(chunk, params)
 	var findings []Finding
+	if fields != nil {
+		findings = fieldFindings(scan.Fields, fields)
+	}
 	for global, line := range scan.Read {
 		if !scan.Assigned[global] && !slices.Contains(sandboxGlobals, global) && !slices.Contains(globals, global) {
 			msg := fmt.Sprintf("global %q is read but never assigned, and the sandbox has none", global)

@@ -15,8 +15,20 @@ import (
 	"github.com/luainterp/luainterp/interpreter"
 )
 
-// resultErr names the result that failed validation.
+// resultErr names the result that failed validation; where in it follows,
+// positions counted from 1 as Lua counts them: "result dependencies:
+// [2].name: expected string, got number".
 func resultErr(name string, err error) error { return fmt.Errorf("result %s: %w", name, err) }
+
+// atItem puts the Lua position of item i of a result list (0-based in
+// Go, from 1 as Lua and the script's author count) in front of err's path.
+func atItem(err error, i int) error {
+	var ce *convError
+	if !errors.As(err, &ce) {
+		ce = &convError{msg: err.Error(), cause: errors.Unwrap(err)}
+	}
+	return atIndex(ce, i+1)
+}
 
 // replicaCount validates a replica count: a whole number from 0 to
 // 2147483647 (Karmada truncates 2.5 to 2 and wraps 1e20; this does not).
@@ -123,7 +135,7 @@ func listOf(lazy *lazyTables, v lua.LValue) ([]map[string]any, error) {
 	for i, e := range list {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("[%d]: expected table, got %s", i, luaType(e))
+			return nil, atItem(fmt.Errorf("expected table, got %s", luaType(e)), i)
 		}
 		items[i] = m
 	}
@@ -140,7 +152,7 @@ func typed(m map[string]any, into any) error {
 	err = json.Unmarshal(data, into)
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Errorf("%s: expected %s, got %s", te.Field, luaKind(te.Type), luaJSONType(te.Value))
+		return &convError{path: te.Field, msg: fmt.Sprintf("expected %s, got %s", luaKind(te.Type), luaJSONType(te.Value))}
 	}
 	return err
 }
@@ -203,11 +215,11 @@ func componentsResult(lazy *lazyTables, v lua.LValue) ([]interpreter.Component, 
 	for i, m := range items {
 		if n, ok := m["replicas"]; ok {
 			if err := decodedReplicas(n); err != nil {
-				return nil, fmt.Errorf("[%d].replicas: %w", i, err)
+				return nil, atItem(&convError{path: "replicas", msg: err.Error(), cause: errors.Unwrap(err)}, i)
 			}
 		}
 		if err := typed(m, &out[i]); err != nil {
-			return nil, fmt.Errorf("[%d]: %w", i, err)
+			return nil, atItem(err, i)
 		}
 	}
 	return out, nil
@@ -217,7 +229,7 @@ func dependenciesResult(lazy *lazyTables, v lua.LValue) ([]interpreter.Dependent
 	if refs, ok := untouchedReferences(lazy, v); ok {
 		for i, r := range refs {
 			if err := checkReference(r); err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
+				return nil, atItem(err, i)
 			}
 		}
 		return refs, nil
@@ -231,11 +243,11 @@ func dependenciesResult(lazy *lazyTables, v lua.LValue) ([]interpreter.Dependent
 		if !plainReference(m, &out[i]) {
 			out[i] = interpreter.DependentObjectReference{}
 			if err := typed(m, &out[i]); err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
+				return nil, atItem(err, i)
 			}
 		}
 		if err := checkReference(out[i]); err != nil {
-			return nil, fmt.Errorf("[%d]: %w", i, err)
+			return nil, atItem(err, i)
 		}
 	}
 	return out, nil

@@ -89,6 +89,7 @@ type state struct {
 	limit        error        // the last memory-limit error raised, if any
 	limitMessage string       // its text, to recognise it when the call fails
 	returnLine   int          // of the return statement that gave the results
+	returned     int          // how many values the call's function returned
 	inChunk      bool         // the script's chunk is running, not a function
 }
 

@@ -147,7 +147,9 @@ func atKey(err error, k string) error {
 	return &convError{path: k + "." + ce.path, msg: ce.msg, cause: ce.cause}
 }
 
-// atIndex puts the array position i (0-based, as in JSON paths) in front of err's path.
+// atIndex puts the array position i in front of err's path: 0-based for
+// an input, as in JSON and Kubernetes field paths; from 1 for a value a
+// script returned, as Lua counts.
 func atIndex(err error, i int) error {
 	ce, ok := err.(*convError)
 	if !ok {

@@ -2,7 +2,6 @@ package luavm
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -31,12 +30,13 @@ func (e *Engine) Vet(ctx context.Context, name, source string, op interpreter.Op
 	}
 	s := &Script{name: name, source: source, proto: c.proto, returns: c.returns}
 	if chunk, err := parse.Parse(strings.NewReader(source), chunkName); err == nil {
-		if defined, known := luasyntax.ReadTopLevel(chunk, libraryNames, func(name string) bool {
+		top := luasyntax.ReadTopLevel(chunk, libraryNames, func(name string) bool {
 			_, own := e.cfg.modules[name]
 			return own || builtinModules[name] != nil || slices.Contains(libraryNames, name)
-		}).Defines(op.LuaFunction()); known {
+		})
+		if defined, known := top.Defines(op.LuaFunction()); known {
 			if !defined {
-				return scriptError(s, op, 0, fmt.Errorf("the script does not define the global function %s", op.LuaFunction()))
+				return scriptError(s, op, 0, undefinedFunction(op.LuaFunction(), top.Functions()))
 			}
 			return nil
 		}

@@ -203,25 +203,10 @@ func (v *Validator) check(ctx context.Context, raw []byte) (problems, warnings [
 		}
 	}
 	if len(problems) == 0 && len(set.Customizations) == 1 {
-		problems = overlaps(set.Customizations[0], v.existing())
+		for _, e := range customization.Overlaps(set.Customizations[0], v.existing()) {
+			problems = append(problems, e.Error())
+		}
 	}
 	return problems, warnings, nil
 }
 
-// overlaps returns a problem for each operation c defines that another
-// customization of c's target (not c's older version) defines too.
-func overlaps(c *customization.Customization, existing []*customization.Customization) []string {
-	var problems []string
-	for _, op := range c.Operations() {
-		for _, other := range existing {
-			if other.Name == c.Name || other.Target != c.Target {
-				continue
-			}
-			if _, ok := other.Script(op); ok {
-				problems = append(problems, fmt.Sprintf("%s: spec.customizations.%s: already defined for %s by customization %q; a kind's operation is defined by one customization only",
-					c.Position, op.CustomizationKey(), interpreter.GVKString(c.Target), other.Name))
-			}
-		}
-	}
-	return problems
-}

@@ -75,7 +75,7 @@ func TestReview(t *testing.T) {
 	}, {
 		name:   "a script without its function is denied",
 		object: ric("nofunc", "    replicaResource:\n      luaScript: |\n        function GetReplica(obj) return 1 end\n"),
-		denied: `resourceinterpretercustomization/nofunc:9: document 1 "nofunc": spec.customizations.replicaResource.luaScript: the script does not define the global function GetReplicas`,
+		denied: `resourceinterpretercustomization/nofunc:9: document 1 "nofunc": spec.customizations.replicaResource.luaScript: the script does not define the global function GetReplicas; it defines GetReplica: did you mean GetReplicas?`,
 	}, {
 		name:   "an unknown key is denied with a suggestion",
 		object: ric("typo", "    statusReflexion:\n      luaScript: |\n        function ReflectStatus(obj) return {} end\n"),

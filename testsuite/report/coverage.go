@@ -6,9 +6,12 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
+	"github.com/luainterp/luainterp/testsuite"
 )
 
 // ScriptCoverage is which lines of one script the cases ran.
@@ -27,6 +30,10 @@ type ScriptCoverage struct {
 	// Branches are the branches of the script's if statements, in line
 	// order.
 	Branches []luavm.BranchCount `json:"branches,omitempty"`
+	// Exercised says whether a case that ran called the hook: its
+	// operation on an object of the customization's target kind. A
+	// script's first lines run when it is loaded, so hits alone cannot say.
+	Exercised bool `json:"exercised"`
 }
 
 // Covered returns how many executable lines ran, and how many there are.
@@ -74,28 +81,50 @@ func (s *ScriptCoverage) Percent() float64 {
 	return 100 * float64(ran) / float64(total)
 }
 
+// where locates the script: "file:line", or the file when the line is
+// not known.
+func (s *ScriptCoverage) where() string {
+	if s.Line > 0 {
+		return s.File + ":" + strconv.Itoa(s.Line)
+	}
+	return s.File
+}
+
 // WriteCoverage writes one line per script: suite, customization, key,
 // lines run out of executable lines, and where the script is. With
 // listing, each line is followed by the script, every line prefixed with
 // its number and its hit count ("-" for a line that is not executable,
-// "#####" for one that never ran).
+// "#####" for one that never ran). A total over every script follows,
+// then the hooks no case called, each with its Lua function and where it
+// is defined.
 func WriteCoverage(w io.Writer, scripts []*ScriptCoverage, listing bool) {
 	fmt.Fprintln(w, "coverage:")
+	allRan, allTotal := 0, 0
+	var unexercised []*ScriptCoverage
 	for _, s := range scripts {
 		ran, total := s.Covered()
-		where := s.File
-		if s.Line > 0 {
-			where += ":" + strconv.Itoa(s.Line)
-		}
+		allRan, allTotal = allRan+ran, allTotal+total
 		branches := ""
 		if bran, btotal := s.BranchesCovered(); btotal > 0 {
 			branches = fmt.Sprintf(", %d of %d branches", bran, btotal)
 		}
 		fmt.Fprintf(w, "    %s: %s %s: %d of %d lines (%.1f%%)%s %s\n",
-			s.Suite, s.Customization, s.Operation.CustomizationKey(), ran, total, s.Percent(), branches, where)
+			s.Suite, s.Customization, s.Operation.CustomizationKey(), ran, total, s.Percent(), branches, s.where())
 		if listing {
 			writeListing(w, s)
 		}
+		if !s.Exercised {
+			unexercised = append(unexercised, s)
+		}
+	}
+	fmt.Fprintf(w, "total: %d of %d lines (%.1f%%), %d of %d hooks exercised\n",
+		allRan, allTotal, TotalPercent(scripts), len(scripts)-len(unexercised), len(scripts))
+	if len(unexercised) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "hooks no case exercises:")
+	for _, s := range unexercised {
+		fmt.Fprintf(w, "    %s: %s %s (%s) %s\n", s.Suite, s.Customization, s.Operation.CustomizationKey(), s.Operation.LuaFunction(), s.where())
 	}
 }
 
@@ -133,8 +162,14 @@ func (s *ScriptCoverage) branchNote(line int) string {
 
 // Coverage returns the coverage of every script of a suite's
 // customizations, in name and operation order, from the coverage its
-// engine recorded.
-func Coverage(suite string, set *customization.Set, cov *luavm.Coverage) []*ScriptCoverage {
+// engine recorded and the results of the suite's cases.
+func Coverage(suite string, set *customization.Set, cov *luavm.Coverage, results []*testsuite.Result) []*ScriptCoverage {
+	called := map[hook]bool{}
+	for _, r := range results {
+		if req, err := r.Case.Request(); r.Status != testsuite.Skip && r.Case.Err == nil && err == nil {
+			called[hook{req.Object.GroupVersionKind(), r.Case.Operation}] = true
+		}
+	}
 	var scripts []*ScriptCoverage
 	for _, c := range set.Customizations {
 		for _, op := range c.Operations() {
@@ -146,9 +181,15 @@ func Coverage(suite string, set *customization.Set, cov *luavm.Coverage) []*Scri
 			scripts = append(scripts, &ScriptCoverage{
 				Suite: suite, Customization: c.Name, Operation: op,
 				File: c.Position.File, Line: s.Line, Source: s.Source, Hits: hits,
-				Branches: cov.Branches(s.Name),
+				Branches: cov.Branches(s.Name), Exercised: called[hook{c.Target, op}],
 			})
 		}
 	}
 	return scripts
+}
+
+// hook is what a case calls: an operation for a kind.
+type hook struct {
+	kind      schema.GroupVersionKind
+	operation interpreter.Operation
 }

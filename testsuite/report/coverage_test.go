@@ -16,7 +16,7 @@ func healthCoverage() *ScriptCoverage {
 		Suite: "widget", Customization: "widget", Operation: interpreter.InterpretHealth,
 		File: "widget/customizations.yaml", Line: 18,
 		Source: "function InterpretHealth(obj)\n  if obj.status == nil then\n    return false\n  end\n  return obj.status.phase == \"Ready\"\nend\n",
-		Hits:   map[int]int{1: 1, 2: 3, 3: 0, 5: 3},
+		Hits:   map[int]int{1: 1, 2: 3, 3: 0, 5: 3}, Exercised: true,
 	}
 }
 
@@ -31,6 +31,9 @@ func TestWriteCoverage(t *testing.T) {
 	assert.Equal(t, `coverage:
     widget: widget healthInterpretation: 3 of 4 lines (75.0%) widget/customizations.yaml:18
     widget: widget retention: 0 of 0 lines (100.0%) widget/customizations.yaml
+total: 3 of 4 lines (75.0%), 1 of 2 hooks exercised
+hooks no case exercises:
+    widget: widget retention (Retain) widget/customizations.yaml
 `, summary.String())
 
 	WriteCoverage(&listing, scripts[:1], true)
@@ -42,6 +45,7 @@ func TestWriteCoverage(t *testing.T) {
            4      - |   end
            5      3 |   return obj.status.phase == "Ready"
            6      - | end
+total: 3 of 4 lines (75.0%), 1 of 1 hooks exercised
 `, listing.String())
 }
 
@@ -55,7 +59,7 @@ func TestWriteJSONCoverage(t *testing.T) {
 	assert.Equal(t, []map[string]any{{
 		"suite": "widget", "customization": "widget", "operation": "InterpretHealth",
 		"file": "widget/customizations.yaml", "line": float64(18),
-		"hits":     map[string]any{"1": float64(1), "2": float64(3), "3": float64(0), "5": float64(3)},
-		"linesRun": float64(3), "lines": float64(4), "percent": float64(75),
+		"hits":      map[string]any{"1": float64(1), "2": float64(3), "3": float64(0), "5": float64(3)},
+		"exercised": true, "linesRun": float64(3), "lines": float64(4), "percent": float64(75),
 	}}, got.Coverage)
 }

@@ -103,7 +103,14 @@ func (h *Handler) respond(w http.ResponseWriter, a answer, start time.Time) {
 			code: code, flags: a.flags, uid: a.response.UID})
 	}
 	if a.outcome != outcomeSuccess {
-		h.log.Info("interpreter webhook request "+a.outcome.String(), "operation", operationLabel(a.op), "uid", a.response.UID,
+		// A malformed request is the caller's to fix; an operation that
+		// failed, ran out of time, met an ejected webhook or was refused
+		// for load is the operator's to look at.
+		level := slog.LevelWarn
+		if a.outcome == outcomeRejected {
+			level = slog.LevelInfo
+		}
+		h.log.Log(context.Background(), level, "interpreter webhook request "+a.outcome.String(), "operation", operationLabel(a.op), "uid", a.response.UID,
 			"code", a.response.Status.Code, "message", a.response.Status.Message)
 	}
 	buf := bodies.Get().(*[]byte)

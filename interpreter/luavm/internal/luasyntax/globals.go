@@ -1,6 +1,10 @@
 package luasyntax
 
-import "github.com/yuin/gopher-lua/ast"
+import (
+	"slices"
+
+	"github.com/yuin/gopher-lua/ast"
+)
 
 // Globals is what a chunk does with global names, for a linter: the
 // names it reads and assigns that no local declares where it does, and
@@ -9,6 +13,16 @@ type Globals struct {
 	Read     map[string]int  // each global read, with the first line it is read on
 	Assigned map[string]bool // each global assigned
 	Requires []Require       // each require("name") of the global require, in the order met
+	Fields   []FieldUse      // with object parameters, each field path used on one
+}
+
+// FieldUse is a field path a hook function uses on one of its object
+// parameters: obj.spec.workers, obj["spec"].workers[1].name ("[]" for
+// the number key of a list item).
+type FieldUse struct {
+	Param string   // the parameter's name
+	Path  []string // the keys from the object's root
+	Line  int
 }
 
 // Require is a call require("name") with a string for its argument.
@@ -19,17 +33,37 @@ type Require struct {
 
 // ScanGlobals walks chunk in the order of its text, with Lua's scoping
 // (a local function is in scope in its body, until sees the locals of
-// its repeat's body, a method has self) and returns its Globals.
-func ScanGlobals(chunk []ast.Stmt) Globals {
-	l := &linter{Globals{Read: map[string]int{}, Assigned: map[string]bool{}}}
+// its repeat's body, a method has self) and returns its Globals. With
+// objectParams (for each global function, the indexes of its parameters
+// that hold an object), it notes the field paths used on them in
+// Fields. It goes by names: a parameter assigned another value in the
+// function is still taken as the object, and a path through a local
+// that holds part of it is not seen.
+func ScanGlobals(chunk []ast.Stmt, objectParams map[string][]int) Globals {
+	l := &linter{Globals: Globals{Read: map[string]int{}, Assigned: map[string]bool{}}, objectParams: objectParams}
 	l.block(chunk, newScope(nil))
 	return l.Globals
 }
 
 // scope is the local names of a block and those around it.
 type scope struct {
-	names  map[string]bool
-	parent *scope
+	names   map[string]bool
+	objects map[string]bool // the hook function's object parameters
+	parent  *scope
+}
+
+// object reports whether name is an object parameter of the hook function
+// the scope is in, not hidden by a local of the same name.
+func (s *scope) object(name string) bool {
+	for ; s != nil; s = s.parent {
+		if s.objects[name] {
+			return true
+		}
+		if s.names[name] {
+			return false
+		}
+	}
+	return false
 }
 
 func newScope(parent *scope) *scope { return &scope{names: map[string]bool{}, parent: parent} }
@@ -46,6 +80,7 @@ func (s *scope) local(name string) bool {
 // linter walks a chunk, noting global names assigned and read.
 type linter struct {
 	Globals
+	objectParams map[string][]int // nil: field paths are not noted
 }
 
 func (l *linter) block(stmts []ast.Stmt, s *scope) {
@@ -104,6 +139,10 @@ func (l *linter) stmt(st ast.Stmt, s *scope) {
 		} else {
 			l.expr(st.Name.Receiver, s)
 		}
+		if id, ok := st.Name.Func.(*ast.IdentExpr); ok && st.Name.Method == "" && s.parent == nil && l.objectParams != nil {
+			l.hook(id.Value, st.Func, s)
+			return
+		}
 		l.function(st.Func, s, st.Name.Method != "")
 	case *ast.ReturnStmt:
 		l.exprs(st.Exprs, s)
@@ -152,6 +191,9 @@ func (l *linter) expr(e ast.Expr, s *scope) {
 	case *ast.FunctionExpr:
 		l.function(e, s, false)
 	default:
+		if get, ok := e.(*ast.AttrGetExpr); ok && l.objectParams != nil {
+			l.field(get, s)
+		}
 		eachChild(e, func(child ast.Expr) ast.Expr {
 			l.expr(child, s)
 			return child
@@ -171,4 +213,49 @@ func (l *linter) require(call *ast.FuncCallExpr, s *scope) {
 	if arg, ok := call.Args[0].(*ast.StringExpr); ok {
 		l.Requires = append(l.Requires, Require{Module: arg.Value, Line: call.Line()})
 	}
+}
+
+// hook walks a global function's body with its object parameters noted
+// in its scope.
+func (l *linter) hook(name string, f *ast.FunctionExpr, s *scope) {
+	inner := newScope(s)
+	inner.objects = map[string]bool{}
+	if f.ParList != nil {
+		for _, i := range l.objectParams[name] {
+			if i < len(f.ParList.Names) {
+				inner.objects[f.ParList.Names[i]] = true
+			}
+		}
+		for _, n := range f.ParList.Names {
+			inner.names[n] = true
+		}
+	}
+	l.block(f.Stmts, inner)
+}
+
+// field notes the field path of e when it starts at an object parameter.
+func (l *linter) field(e *ast.AttrGetExpr, s *scope) {
+	var path []string
+	var x ast.Expr = e
+	for {
+		get, ok := x.(*ast.AttrGetExpr)
+		if !ok {
+			break
+		}
+		switch key := get.Key.(type) {
+		case *ast.StringExpr:
+			path = append(path, key.Value)
+		case *ast.NumberExpr:
+			path = append(path, "[]")
+		default:
+			return // a key only known at run time
+		}
+		x = get.Object
+	}
+	root, ok := x.(*ast.IdentExpr)
+	if !ok || !s.object(root.Value) {
+		return
+	}
+	slices.Reverse(path)
+	l.Fields = append(l.Fields, FieldUse{Param: root.Value, Path: path, Line: e.Line()})
 }

@@ -48,6 +48,18 @@ func ReadTopLevel(chunk []ast.Stmt, libraries []string, known func(module string
 	return t
 }
 
+// Functions returns the globals the chunk sets to a function, sorted.
+func (t *TopLevel) Functions() []string {
+	var names []string
+	for name, isFunction := range t.functions {
+		if isFunction {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // Defines returns whether the chunk defines fn as a global function,
 // and whether its top level says so without running it.
 func (t *TopLevel) Defines(fn string) (defined, known bool) {
