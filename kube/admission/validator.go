@@ -209,4 +209,3 @@ func (v *Validator) check(ctx context.Context, raw []byte) (problems, warnings [
 	}
 	return problems, warnings, nil
 }
-
