@@ -204,7 +204,8 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		}
 		return nil
 	}
-	gate := newStartGate()
+	gatherer := newGatherer()
+	gate := newStartGate(gatherer)
 	srv := &http.Server{
 		Handler:           closingWhile(&draining, gate),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -240,7 +241,18 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 		"timeout", cfg.Timeout.Duration, "lua_deadline", cfg.LuaDeadline(), "lua_states", cfg.Engine.PoolSize,
 		"max_requests", cfg.CircuitBreakers.MaxRequests, "max_pending_requests", cfg.CircuitBreakers.MaxPendingRequests, "gc_percent", gcPercent)
 
-	loading := o.load(ctx, cmd, cfg, log, ready, gate)
+	if o.metricsAddr != "" {
+		// /metrics, /healthz and /readyz on a plain HTTP port of their own
+		// too, so that a scraper and the kubelet need not speak the
+		// webhook's TLS; from the start, as on --addr.
+		metricsSrv, err := serveMetrics(o.metricsAddr, server.NewMux(http.NotFoundHandler(), gatherer, gate.ready(ready)), log)
+		if err != nil {
+			_ = srv.Close()
+			return err
+		}
+		defer metricsSrv.Close()
+	}
+	loading := o.load(ctx, cmd, cfg, log, ready, gatherer, gate)
 	for {
 		select {
 		case err := <-served:
@@ -270,11 +282,11 @@ type loaded struct {
 // through gate, opening gate once every customization and webhook
 // configuration that exists (files, API server objects) is loaded or has
 // failed; the channel gets the outcome.
-func (o *serveOptions) load(ctx context.Context, cmd *cobra.Command, cfg serveconfig.Config, log *slog.Logger, ready func() error, gate *startGate) chan loaded {
+func (o *serveOptions) load(ctx context.Context, cmd *cobra.Command, cfg serveconfig.Config, log *slog.Logger, ready func() error, gatherer *prometheus.Registry, gate *startGate) chan loaded {
 	out := make(chan loaded, 1)
 	start := time.Now()
 	go func() {
-		handler, closeAccess, err := o.handler(ctx, cmd, cfg, log, ready)
+		handler, closeAccess, err := o.handler(ctx, cmd, cfg, log, ready, gatherer)
 		if err != nil {
 			out <- loaded{err: err}
 			return
@@ -287,11 +299,10 @@ func (o *serveOptions) load(ctx context.Context, cmd *cobra.Command, cfg serveco
 }
 
 // handler returns the routes of serve (the webhook behind its limits,
-// admission, health, readiness as ready says, metrics) and a function
-// that closes the access log.
-func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serveconfig.Config, log *slog.Logger, ready func() error) (http.Handler, func(), error) {
+// admission, health, readiness as ready says, metrics from gatherer,
+// where it registers its own) and a function that closes the access log.
+func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serveconfig.Config, log *slog.Logger, ready func() error, gatherer *prometheus.Registry) (http.Handler, func(), error) {
 	metrics, waits := server.NewMetrics(), queueWait()
-	gatherer := newGatherer()
 	gatherer.MustRegister(metrics, waits)
 	limits, err := serveLimits(cfg, observeWait(waits))
 	if err != nil {
@@ -323,21 +334,7 @@ func (o *serveOptions) handler(ctx context.Context, cmd *cobra.Command, cfg serv
 	}
 	handler := server.New(interpreter.Chain(reg, limits...), server.WithTimeout(cfg.Timeout.Duration), server.WithMaxBodyBytes(cfg.MaxBodyBytes.N),
 		server.WithMetrics(metrics), server.WithLogger(log), server.WithAccessLog(access))
-	if o.metricsAddr == "" {
-		return o.mux(handler, validator, gatherer, ready), closeAccess, nil
-	}
-	// /metrics, /healthz and /readyz on a plain HTTP port of their own too,
-	// so that a scraper and the kubelet need not speak the webhook's TLS.
-	metricsSrv, err := serveMetrics(o.metricsAddr, server.NewMux(http.NotFoundHandler(), gatherer, ready), log)
-	if err != nil {
-		closeAccess()
-		return nil, nil, err
-	}
-	closeAll := func() {
-		_ = metricsSrv.Close()
-		closeAccess()
-	}
-	return o.mux(handler, validator, gatherer, ready), closeAll, nil
+	return o.mux(handler, validator, gatherer, ready), closeAccess, nil
 }
 
 // openAccessLog opens the access log file for appending, or returns
