@@ -20,8 +20,8 @@ type Found struct {
 	Path string
 }
 
-// files returns the file system the suite is in and its folder there.
-func (f Found) files() (fs.FS, string) {
+// Files returns the file system the suite is in and its folder there.
+func (f Found) Files() (fs.FS, string) {
 	if f.FS == nil {
 		return os.DirFS(f.Dir), "."
 	}

@@ -63,7 +63,7 @@ type LayerFunc func(*customization.Set) (interpreter.Interpreter, error)
 // cannot be read becomes a case holding the error, which fails alone.
 func Load(f Found, layer LayerFunc, opts ...Option) (*Suite, error) {
 	s := &Suite{Name: f.Name, Dir: f.Dir}
-	fsys, dir := f.files()
+	fsys, dir := f.Files()
 	read := func(name string) (string, []byte, error) {
 		shown := filepath.Join(f.Dir, filepath.FromSlash(name))
 		data, err := fs.ReadFile(fsys, path.Join(dir, name))

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -163,4 +164,29 @@ func TestInitErrors(t *testing.T) {
 			assert.Equal(t, tt.err, r.err.Error())
 		})
 	}
+}
+
+// TestInitRecordsCRD: init --from-crd records the CRD in the suite's
+// crds/ folder, and test validates the suite's cases against it without
+// --crd: a misspelt field fails its case.
+func TestInitRecordsCRD(t *testing.T) {
+	dir := initSuite(t, "--from-crd", cloneSetCRD)
+	recorded := filepath.Join(dir, "crds", "clonesets.apps.kruise.io.yaml")
+	require.FileExists(t, recorded)
+	passes(t, dir)
+
+	health := filepath.Join(dir, "testdata", "interprethealth.yaml")
+	data, err := os.ReadFile(health)
+	require.NoError(t, err)
+	misspelt := strings.Replace(string(data), "\n    replicas: 2\n", "\n    replicas: 2\n    wokers: 2\n", 1)
+	require.NotEqual(t, string(data), misspelt)
+	require.NoError(t, os.WriteFile(health, []byte(misspelt), 0o644))
+	stdout, _, code := runTest(t, dir)
+	assert.Equal(t, 1, code, stdout)
+	assert.Contains(t, stdout, "does not validate against the CRD "+filepath.Join("crds", "clonesets.apps.kruise.io.yaml")+": spec.wokers: Forbidden: unknown field")
+
+	require.NoError(t, os.WriteFile(recorded, []byte("kind: ConfigMap\n"), 0o644))
+	stdout, _, code = runTest(t, dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout, filepath.Join(dir, "crds")+": crd "+filepath.Join("crds", "clonesets.apps.kruise.io.yaml")+`: kind "ConfigMap", not CustomResourceDefinition`)
 }

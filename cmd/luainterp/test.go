@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
 	"github.com/luainterp/luainterp/internal/crdschema"
+	"github.com/luainterp/luainterp/internal/layout"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"
@@ -277,12 +280,33 @@ func (r *testRun) suite(ctx context.Context, f testsuite.Found) {
 		r.notLoaded(&report.Suite{Name: f.Name, Dir: f.Dir, Err: err})
 		return
 	}
-	suite.Schemas = r.schemas
+	schemas, err := r.suiteSchemas(f)
+	if err != nil {
+		r.notLoaded(&report.Suite{Name: f.Name, Dir: f.Dir, Err: err})
+		return
+	}
+	suite.Schemas = schemas
 	results := suite.Run(ctx, r.selected, r.text.Result)
 	r.report.Suites = append(r.report.Suites, &report.Suite{Name: f.Name, Dir: f.Dir, Results: results})
 	if cov != nil {
 		r.report.Coverage = append(r.report.Coverage, report.Coverage(f.Name, suite.Customizations, cov, results)...)
 	}
+}
+
+// suiteSchemas returns what the suite's cases validate against: the CRDs
+// of --crd and, for the versions they do not serve, those of the suite's
+// crds/ folder (where init --from-crd records its CRD).
+func (r *testRun) suiteSchemas(f testsuite.Found) (*crdschema.Schemas, error) {
+	fsys, dir := f.Files()
+	crds := path.Join(dir, layout.CRDsDir)
+	if info, err := fs.Stat(fsys, crds); err != nil || !info.IsDir() {
+		return r.schemas, nil
+	}
+	own, err := crdschema.Load(fsys, crds)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(f.Dir, layout.CRDsDir), err)
+	}
+	return r.schemas.Beside(own), nil
 }
 
 func (r *testRun) notLoaded(s *report.Suite) {

@@ -3,6 +3,7 @@ package crdschema
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -219,4 +220,19 @@ func (s *Schemas) File(gvk schema.GroupVersionKind) string {
 
 func gvkString(gvk schema.GroupVersionKind) string {
 	return gvk.GroupVersion().String() + " " + gvk.Kind
+}
+
+// Beside returns the schemas of s, and of other for the versions s does
+// not serve: s's CRD of a version wins. Either may be nil; s and other are
+// unchanged.
+func (s *Schemas) Beside(other *Schemas) *Schemas {
+	switch {
+	case s == nil:
+		return other
+	case other == nil:
+		return s
+	}
+	out := &Schemas{versions: maps.Clone(other.versions)}
+	maps.Copy(out.versions, s.versions)
+	return out
 }

@@ -13,6 +13,11 @@ const (
 	TestdataDir        = "testdata"
 )
 
+// CRDsDir is the folder of a suite that holds the CustomResourceDefinitions
+// its cases' objects validate against (`luainterp init --from-crd` records
+// the CRD there).
+const CRDsDir = "crds"
+
 // CoreGroupDir is the folder name that stands for the core API group
 // ("" in apiVersion v1).
 const CoreGroupDir = "core"

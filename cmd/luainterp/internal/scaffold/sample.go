@@ -113,6 +113,12 @@ func sampleObject(t Target, f fields, withStatus bool) map[string]any {
 		spec = map[string]any{}
 	}
 	obj["spec"] = spec
+	if sel, ok := spec["selector"].(map[string]any); ok && len(sel) == 0 && hasLabelSelector(specSchema) {
+		// A required label selector, which {} would not satisfy once a
+		// script returns it (an empty table is no object in Lua): the
+		// pod template's labels.
+		spec["selector"] = map[string]any{"matchLabels": map[string]any{"app": "sample"}}
+	}
 	if f.replicas != nil {
 		set(obj, f.replicas, int64(sampleReplicas))
 	}
@@ -123,6 +129,20 @@ func sampleObject(t Target, f fields, withStatus bool) map[string]any {
 		obj["status"] = sampleStatus(statusSchema)
 	}
 	return obj
+}
+
+// hasLabelSelector reports whether the spec's selector is a label
+// selector (it has matchLabels).
+func hasLabelSelector(spec *apiextv1.JSONSchemaProps) bool {
+	if spec == nil {
+		return false
+	}
+	sel, ok := spec.Properties["selector"]
+	if !ok {
+		return false
+	}
+	_, ok = sel.Properties["matchLabels"]
+	return ok
 }
 
 // podTemplate is the sample's pod template: one container asking for

@@ -8,6 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/internal/layout"
 )
 
 // ErrExists is the error of Write for a folder that already holds a suite.
@@ -23,7 +27,8 @@ const caseHeader = `# A test case written by luainterp init: its output is what 
 `
 
 // Write writes a suite for t into dir, made if missing: customizations.yaml
-// and one file per rule in testdata/, whose cases pass on it. It fails with
+// and one file per rule in testdata/, whose cases pass on it, and the CRD
+// in crds/ when t has one. It fails with
 // ErrExists, writing nothing, when a file it would write is there. It
 // returns the paths it wrote.
 func Write(ctx context.Context, dir string, t Target) ([]string, error) {
@@ -48,15 +53,26 @@ func Write(ctx context.Context, dir string, t Target) ([]string, error) {
 		files[path] = append([]byte(caseHeader), data...)
 		order = append(order, path)
 	}
+	if t.CRD != nil {
+		// Recorded in the suite, so that `luainterp test` validates its
+		// cases against the CRD without --crd.
+		data, err := yaml.JSONToYAML(t.CRD)
+		if err != nil {
+			return nil, fmt.Errorf("the CRD %s: %w", t.CRDName, err)
+		}
+		path := filepath.Join(dir, layout.CRDsDir, t.CRDName+".yaml")
+		files[path] = data
+		order = append(order, path)
+	}
 	for _, path := range order {
 		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: %w", path, ErrExists)
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "testdata"), 0o755); err != nil {
-		return nil, err
-	}
 	for _, path := range order {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
 		if err := os.WriteFile(path, files[path], 0o644); err != nil {
 			return nil, err
 		}

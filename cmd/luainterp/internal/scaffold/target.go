@@ -19,6 +19,11 @@ type Target struct {
 	// Schema is the kind's openAPIV3Schema; nil when not known, and the
 	// sample is then shaped like a Deployment.
 	Schema *apiextv1.JSONSchemaProps
+	// CRD is the CustomResourceDefinition the schema is from, as JSON,
+	// which Write records in the suite; nil when not known.
+	CRD []byte
+	// CRDName is its metadata.name.
+	CRDName string
 }
 
 // ErrNotCRD is the error of ReadCRD for a file that holds no
@@ -51,6 +56,7 @@ func ReadCRD(r *manifest.Reader, path string, gvk schema.GroupVersionKind) (Targ
 		if err != nil {
 			return Target{}, &manifest.Error{Source: obj.Source, Name: crd.Name, Err: err}
 		}
+		t.CRD, t.CRDName = js, crd.Name
 		return t, nil
 	}
 	name := path
