@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -35,8 +38,62 @@ func newLogger(w io.Writer, format string) (*slog.Logger, error) {
 		return nil, fmt.Errorf("--log-format: unknown format %q: want %s or %s", format, logText, logJSON)
 	}
 	log := slog.New(h)
-	klog.SetSlogLogger(log)
+	klogTo(h)
 	return log, nil
+}
+
+// klogHandler is where client-go's log goes: the handler of the command
+// that started last. klog's logger is set once, to a handler reading this,
+// because setting it races with every informer logging (klog.SetLogger is
+// for a program's start, and tests start many commands in one process).
+var (
+	klogHandler atomic.Pointer[slog.Handler]
+	klogOnce    sync.Once
+)
+
+func klogTo(h slog.Handler) {
+	klogHandler.Store(&h)
+	klogOnce.Do(func() { klog.SetSlogLogger(slog.New(forwardHandler{})) })
+}
+
+// forwardHandler hands each record to klogHandler's handler.
+type forwardHandler struct {
+	attrs []slog.Attr
+	group string
+}
+
+func (f forwardHandler) handler() slog.Handler {
+	h := *klogHandler.Load()
+	if f.group != "" {
+		h = h.WithGroup(f.group)
+	}
+	if len(f.attrs) > 0 {
+		h = h.WithAttrs(f.attrs)
+	}
+	return h
+}
+
+func (f forwardHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return f.handler().Enabled(ctx, l)
+}
+
+func (f forwardHandler) Handle(ctx context.Context, r slog.Record) error {
+	return f.handler().Handle(ctx, r)
+}
+
+func (f forwardHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	f.attrs = append(f.attrs[:len(f.attrs):len(f.attrs)], attrs...)
+	return f
+}
+
+func (f forwardHandler) WithGroup(name string) slog.Handler {
+	if f.group != "" || len(f.attrs) > 0 {
+		// Nested groups or attributes before a group: rare in klog;
+		// resolve against the current handler.
+		return f.handler().WithGroup(name)
+	}
+	f.group = name
+	return f
 }
 
 // newGatherer returns the registry of a command's metrics, holding the Go
