@@ -74,7 +74,7 @@ func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items
 	} else {
 		*status = next
 	}
-	if out, ok := roundTrip[T](obj.Object); ok {
+	if out, ok := reencode[T](obj.Object, reuse); ok {
 		if out["status"], err = runtime.DefaultUnstructuredConverter.ToUnstructured(status); err != nil {
 			return nil, fmt.Errorf("encoding the result: %w", err)
 		}
@@ -119,12 +119,22 @@ func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured,
 	if a.counters.equal(old, &next) && !present(m, a.rewritten) {
 		return unchanged(obj, reuse), true, nil
 	}
-	out, ok := roundTrip[T](obj.Object)
+	out, ok := reencode[T](obj.Object, reuse)
 	if !ok {
 		return nil, false, nil
 	}
 	a.counters.write(out["status"].(map[string]any), &next)
 	return &unstructured.Unstructured{Object: out}, true, nil
+}
+
+// reencode returns what a typed re-encode of obj as a T gives, with a
+// status of its own; with reuse, the rest shares with obj what
+// re-encodes to itself (roundtrip_share.go).
+func reencode[T any](obj map[string]any, reuse bool) (map[string]any, bool) {
+	if reuse {
+		return roundTripSharing[T](obj)
+	}
+	return roundTrip[T](obj)
 }
 
 // unchanged is the result of an aggregation that leaves obj as it is.

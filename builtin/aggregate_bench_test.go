@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -68,13 +69,16 @@ type aggregateBench struct {
 }
 
 // BenchmarkAggregateStatus measures the built-in AggregateStatus of the
-// workloads at 10 member clusters (go) beside the typed round trip it
+// workloads at 10 member clusters, through the layer, for a request of
+// its own (go) and for a Shared one (go-shared, as the controller's status
+// loop sends it), beside the typed round trip it
 // replaces (typed, karmadaWay), on a template whose status is stale (the
 // aggregation writes a new one) and on one whose status is up to date
 // (steady, the usual case in a settled fleet). The template is the
 // benchmarks' Deployment (testdata/bench), made into each kind.
 // cpu-ns/op is the process's CPU time per call.
 func BenchmarkAggregateStatus(b *testing.B) {
+	ctx, layer := context.Background(), New()
 	for _, k := range aggregateBenches(b, 10) {
 		steady, err := kinds[k.template.GroupVersionKind()].aggregate.aggregate(k.template, k.items, false)
 		require.NoError(b, err)
@@ -82,13 +86,18 @@ func BenchmarkAggregateStatus(b *testing.B) {
 			name     string
 			template *unstructured.Unstructured
 		}{{"stale", k.template}, {"steady", steady}} {
-			a := kinds[state.template.GroupVersionKind()].aggregate
-			b.Run(fmt.Sprintf("kind=%s/%s/go", k.kind, state.name), func(b *testing.B) {
-				benchAggregate(b, func() error {
-					_, err := a.aggregate(state.template, k.items, false)
-					return err
+			for _, mode := range []struct {
+				name   string
+				shared bool
+			}{{"go", false}, {"go-shared", true}} {
+				req := interpreter.Request{Operation: interpreter.AggregateStatus, Object: state.template, StatusItems: k.items, Shared: mode.shared}
+				b.Run(fmt.Sprintf("kind=%s/%s/%s", k.kind, state.name, mode.name), func(b *testing.B) {
+					benchAggregate(b, func() error {
+						_, err := layer.Interpret(ctx, req)
+						return err
+					})
 				})
-			})
+			}
 			b.Run(fmt.Sprintf("kind=%s/%s/typed", k.kind, state.name), func(b *testing.B) {
 				benchAggregate(b, func() error {
 					_, err := k.typed(state.template, k.items)

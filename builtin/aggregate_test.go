@@ -79,15 +79,19 @@ func TestAggregateMatchesConverter(t *testing.T) {
 				u.SetGroupVersionKind(gvk)
 				items := itemSets[i%len(itemSets)]
 				want, wantErr := a.viaConverter(u, items)
-				got, err := a.aggregate(u, items, false)
-				if wantErr != nil {
-					require.EqualError(t, err, wantErr.Error())
-					continue
-				}
-				require.NoError(t, err)
-				if !reflect.DeepEqual(want.Object, got.Object) {
-					input, _ := json.Marshal(obj)
-					require.Equal(t, want.Object, got.Object, "object %d: %s", i, input)
+				before := u.DeepCopy()
+				for _, reuse := range []bool{false, true} {
+					got, err := a.aggregate(u, items, reuse)
+					if wantErr != nil {
+						require.EqualError(t, err, wantErr.Error())
+						continue
+					}
+					require.NoError(t, err)
+					if !reflect.DeepEqual(want.Object, got.Object) {
+						input, _ := json.Marshal(obj)
+						require.Equal(t, want.Object, got.Object, "object %d, reuse %t: %s", i, reuse, input)
+					}
+					require.Equal(t, before.Object, u.Object, "reuse %t modified the input", reuse)
 				}
 			}
 		})
