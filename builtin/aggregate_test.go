@@ -132,6 +132,31 @@ var workloadFields = []string{
 	"observedGeneration", "replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "unavailableReplicas",
 	"currentReplicas", "fullyLabeledReplicas", "currentNumberScheduled", "numberMisscheduled",
 	"desiredNumberScheduled", "numberReady", "updatedNumberScheduled", "numberAvailable", "numberUnavailable",
+	"active", "succeeded", "failed",
+}
+
+// jobFields are the counts of a Job's status, jobTimes its times.
+var jobFields = []string{"active", "succeeded", "failed"}
+
+// jobTimes are the time fields of a Job's status.
+var jobTimes = []string{"startTime", "completionTime"}
+
+// randomTime returns a time as RFC 3339 writes it mostly, and now and
+// then something metav1.Time reads otherwise or refuses.
+func randomTime(rng *rand.Rand) any {
+	switch rng.IntN(10) {
+	case 0:
+		return nil
+	case 1:
+		return "yesterday"
+	case 2:
+		return ""
+	case 3:
+		return int64(3)
+	case 4:
+		return "2026-11-30T09:12:44.5+02:00"
+	}
+	return fmt.Sprintf("2026-11-30T09:%02d:44Z", rng.IntN(60))
 }
 
 // randomValue returns a whole number mostly, and now and then something a
@@ -153,9 +178,18 @@ func randomValue(rng *rand.Rand) any {
 // randomWorkload returns a workload with a random status.
 func randomWorkload(rng *rand.Rand) map[string]any {
 	status := map[string]any{}
-	for _, name := range workloadFields {
+	fields := workloadFields
+	if rng.IntN(3) == 0 {
+		fields = jobFields // a running Job's status
+	}
+	for _, name := range fields {
 		if rng.IntN(3) == 0 {
 			status[name] = randomValue(rng)
+		}
+	}
+	for _, name := range jobTimes {
+		if rng.IntN(3) == 0 {
+			status[name] = randomTime(rng)
 		}
 	}
 	switch rng.IntN(5) {
@@ -199,9 +233,18 @@ func randomItems(rng *rand.Rand) []interpreter.AggregatedStatusItem {
 			continue
 		}
 		status := map[string]any{"generation": randomValue(rng), "resourceTemplateGeneration": randomValue(rng)}
-		for _, name := range workloadFields {
+		fields := workloadFields
+		if rng.IntN(3) == 0 {
+			status, fields = map[string]any{}, jobFields // a Job's reflected status
+		}
+		for _, name := range fields {
 			if rng.IntN(2) == 0 {
 				status[name] = randomValue(rng)
+			}
+		}
+		for _, name := range jobTimes {
+			if rng.IntN(2) == 0 {
+				status[name] = randomTime(rng)
 			}
 		}
 		raw, _ := json.Marshal(status)

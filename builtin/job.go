@@ -40,6 +40,8 @@ var aggregateJob = statusAggregation[batchv1.Job, batchv1.JobStatus]{
 		}
 		return aggregateJobStatus(job.Status.StartTime, items)
 	},
+	view:   readJobView,
+	encode: encodeJobStatus,
 }
 
 func aggregateJobStatus(startTime *metav1.Time, items []interpreter.AggregatedStatusItem) (batchv1.JobStatus, error) {
