@@ -112,4 +112,3 @@ func encodeJobStatus(s *batchv1.JobStatus) (map[string]any, bool) {
 	}
 	return out, true
 }
-
