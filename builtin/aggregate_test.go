@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/testsuite"
@@ -96,6 +97,59 @@ func TestAggregateMatchesConverter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzAggregate compares every aggregation, with and without reuse, with
+// the aggregation done with the typed object, on fuzzed templates and
+// member statuses, seeded with the objects of the test cases and
+// reflected workload and Job statuses.
+func FuzzAggregate(f *testing.F) {
+	statuses := []string{
+		`{"generation":3,"resourceTemplateGeneration":7,"observedGeneration":3,"replicas":3,"readyReplicas":2}`,
+		`{"startTime":"2026-11-30T09:12:44Z","active":2,"succeeded":1}`, `{}`,
+	}
+	for i, obj := range caseObjects(f) {
+		data, err := json.Marshal(obj)
+		require.NoError(f, err)
+		f.Add(data, statuses[i%len(statuses)])
+	}
+	at := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
+	now = func() metav1.Time { return metav1.NewTime(at) }
+	f.Cleanup(func() { now = metav1.Now })
+	f.Fuzz(func(t *testing.T, data []byte, status string) {
+		obj := map[string]any{}
+		if utiljson.Unmarshal(data, &obj) != nil {
+			return
+		}
+		items := []interpreter.AggregatedStatusItem{
+			{ClusterName: "m1", Status: &runtime.RawExtension{Raw: []byte(status)}},
+			{ClusterName: "m2", Status: &runtime.RawExtension{Raw: []byte(status)}},
+			{ClusterName: "m3"},
+		}
+		for gvk, h := range kinds {
+			a, ok := h.aggregate.(referenceAggregator)
+			if gvk == podGVK {
+				a, ok = aggregatePodStatus, true
+			}
+			if !ok {
+				continue
+			}
+			u := (&unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}).DeepCopy()
+			u.SetGroupVersionKind(gvk)
+			before := u.DeepCopy()
+			want, wantErr := a.viaConverter(u, items)
+			for _, reuse := range []bool{false, true} {
+				got, err := a.aggregate(u, items, reuse)
+				if wantErr != nil {
+					require.EqualError(t, err, wantErr.Error(), "%s, reuse %t", gvk.Kind, reuse)
+					continue
+				}
+				require.NoError(t, err, "%s, reuse %t", gvk.Kind, reuse)
+				require.Equal(t, want.Object, got.Object, "%s, reuse %t", gvk.Kind, reuse)
+				require.Equal(t, before.Object, u.Object, "%s, reuse %t modified the input", gvk.Kind, reuse)
+			}
+		}
+	})
 }
 
 // caseItems returns the status item lists of the test cases.
