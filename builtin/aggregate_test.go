@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -55,9 +56,7 @@ type referenceAggregator interface {
 // status items of the test cases, and on workloads with random statuses,
 // and compares it with the aggregation done with the typed object.
 func TestAggregateMatchesConverter(t *testing.T) {
-	at := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
-	now = func() metav1.Time { return metav1.NewTime(at) }
-	t.Cleanup(func() { now = metav1.Now })
+	fixClock(t)
 
 	objects := caseObjects(t)
 	itemSets := caseItems(t)
@@ -66,37 +65,53 @@ func TestAggregateMatchesConverter(t *testing.T) {
 		objects = append(objects, randomWorkload(rng))
 		itemSets = append(itemSets, randomItems(rng))
 	}
-	for gvk, h := range kinds {
-		a, ok := h.aggregate.(referenceAggregator)
-		if gvk == podGVK {
-			a, ok = aggregatePodStatus, true
-		}
-		if !ok {
-			continue
-		}
+	for gvk, a := range referenceAggregators() {
 		t.Run(gvk.Kind, func(t *testing.T) {
 			for i, obj := range objects {
 				u := (&unstructured.Unstructured{Object: obj}).DeepCopy()
 				u.SetGroupVersionKind(gvk)
-				items := itemSets[i%len(itemSets)]
-				want, wantErr := a.viaConverter(u, items)
-				before := u.DeepCopy()
-				for _, reuse := range []bool{false, true} {
-					got, err := a.aggregate(u, items, reuse)
-					if wantErr != nil {
-						require.EqualError(t, err, wantErr.Error())
-						continue
-					}
-					require.NoError(t, err)
-					if !reflect.DeepEqual(want.Object, got.Object) {
-						input, _ := json.Marshal(obj)
-						require.Equal(t, want.Object, got.Object, "object %d, reuse %t: %s", i, reuse, input)
-					}
-					require.Equal(t, before.Object, u.Object, "reuse %t modified the input", reuse)
-				}
+				input, _ := json.Marshal(obj)
+				sameAsReference(t, a, u, itemSets[i%len(itemSets)], fmt.Sprintf("object %d: %s", i, input))
 			}
 		})
 	}
+}
+
+// referenceAggregators are the aggregations to hold equal to the one done
+// with the typed object, by kind.
+func referenceAggregators() map[schema.GroupVersionKind]referenceAggregator {
+	out := map[schema.GroupVersionKind]referenceAggregator{podGVK: aggregatePodStatus}
+	for gvk, h := range kinds {
+		if a, ok := h.aggregate.(referenceAggregator); ok {
+			out[gvk] = a
+		}
+	}
+	return out
+}
+
+// sameAsReference checks that a aggregates u as viaConverter does, with
+// and without reuse, and leaves u as it was.
+func sameAsReference(t *testing.T, a referenceAggregator, u *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, what string) {
+	t.Helper()
+	want, wantErr := a.viaConverter(u, items)
+	before := u.DeepCopy()
+	for _, reuse := range []bool{false, true} {
+		got, err := a.aggregate(u, items, reuse)
+		if wantErr != nil {
+			require.EqualError(t, err, wantErr.Error(), "%s %s, reuse %t", u.GetKind(), what, reuse)
+			continue
+		}
+		require.NoError(t, err, "%s %s, reuse %t", u.GetKind(), what, reuse)
+		require.Equal(t, want.Object, got.Object, "%s %s, reuse %t", u.GetKind(), what, reuse)
+		require.Equal(t, before.Object, u.Object, "%s %s: reuse %t modified the input", u.GetKind(), what, reuse)
+	}
+}
+
+// fixClock stamps the conditions an aggregation adds with one time.
+func fixClock(tb testing.TB) {
+	at := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
+	now = func() metav1.Time { return metav1.NewTime(at) }
+	tb.Cleanup(func() { now = metav1.Now })
 }
 
 // FuzzAggregate compares every aggregation, with and without reuse, with
@@ -113,9 +128,7 @@ func FuzzAggregate(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(data, statuses[i%len(statuses)])
 	}
-	at := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
-	now = func() metav1.Time { return metav1.NewTime(at) }
-	f.Cleanup(func() { now = metav1.Now })
+	fixClock(f)
 	f.Fuzz(func(t *testing.T, data []byte, status string) {
 		obj := map[string]any{}
 		if utiljson.Unmarshal(data, &obj) != nil {
@@ -126,28 +139,10 @@ func FuzzAggregate(f *testing.F) {
 			{ClusterName: "m2", Status: &runtime.RawExtension{Raw: []byte(status)}},
 			{ClusterName: "m3"},
 		}
-		for gvk, h := range kinds {
-			a, ok := h.aggregate.(referenceAggregator)
-			if gvk == podGVK {
-				a, ok = aggregatePodStatus, true
-			}
-			if !ok {
-				continue
-			}
-			u := (&unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}).DeepCopy()
+		for gvk, a := range referenceAggregators() {
+			u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
 			u.SetGroupVersionKind(gvk)
-			before := u.DeepCopy()
-			want, wantErr := a.viaConverter(u, items)
-			for _, reuse := range []bool{false, true} {
-				got, err := a.aggregate(u, items, reuse)
-				if wantErr != nil {
-					require.EqualError(t, err, wantErr.Error(), "%s, reuse %t", gvk.Kind, reuse)
-					continue
-				}
-				require.NoError(t, err, "%s, reuse %t", gvk.Kind, reuse)
-				require.Equal(t, want.Object, got.Object, "%s, reuse %t", gvk.Kind, reuse)
-				require.Equal(t, before.Object, u.Object, "%s, reuse %t modified the input", gvk.Kind, reuse)
-			}
+			sameAsReference(t, a, u, items, string(data))
 		}
 	})
 }
