@@ -18,9 +18,15 @@ import (
 // itself; same reports that the result is v itself.
 func (f *form) share(v any) (out any, same, ok bool) {
 	switch f.kind {
-	case formString, formBool, formInt, formUint:
-		out, ok = f.encode(v)
-		return out, true, ok
+	case formString:
+		_, ok = v.(string)
+		return v, true, ok
+	case formBool:
+		_, ok = v.(bool)
+		return v, true, ok
+	case formInt, formUint:
+		n, isInt := v.(int64)
+		return v, true, isInt && n >= f.min && n <= f.max
 	case formFloat:
 		_, same = v.(float64)
 		out, ok = f.encode(v)
@@ -114,10 +120,31 @@ func (f *form) shareStruct(v any) (any, bool, bool) {
 	if !ok {
 		return nil, false, false
 	}
+	out, ok := f.shareFields(m, "")
+	if !ok {
+		return nil, false, false
+	}
+	if out == nil {
+		return v, true, true
+	}
+	return out, false, true
+}
+
+// shareFields is shareStruct of m, nil when the result is m itself; the
+// field named fresh, when there is one, is encoded without sharing, and
+// the result is then never m.
+func (f *form) shareFields(m map[string]any, fresh string) (map[string]any, bool) {
 	var out map[string]any
 	for k, item := range m {
 		fd := f.fields.byName[k]
 		switch {
+		case fd != nil && item != nil && k == fresh:
+			enc, ok := fd.form.encode(item)
+			if !ok {
+				return nil, false
+			}
+			out = cloneOnce(out, m)
+			out[k] = enc
 		case fd == nil:
 			out = cloneOnce(out, m)
 			delete(out, k) // unknown: dropped
@@ -130,7 +157,7 @@ func (f *form) shareStruct(v any) (any, bool, bool) {
 			}
 			zero, ok := fd.form.zero()
 			if !ok {
-				return nil, false, false
+				return nil, false
 			}
 			if zero != nil {
 				out = cloneOnce(out, m)
@@ -139,7 +166,7 @@ func (f *form) shareStruct(v any) (any, bool, bool) {
 		case fd.omitzero != nil:
 			enc, typed, ok := fd.form.encodeSelf(item)
 			if !ok {
-				return nil, false, false
+				return nil, false
 			}
 			if omit := fd.omitzero(typed); omit || !sameScalar(enc, item) {
 				out = cloneOnce(out, m)
@@ -152,7 +179,7 @@ func (f *form) shareStruct(v any) (any, bool, bool) {
 		default:
 			enc, same, ok := fd.form.share(item)
 			if !ok {
-				return nil, false, false
+				return nil, false
 			}
 			if omit := fd.omitempty && fd.form.empty(enc); omit || !same {
 				out = cloneOnce(out, m)
@@ -170,15 +197,15 @@ func (f *form) shareStruct(v any) (any, bool, bool) {
 		}
 		zero, ok := fd.form.zero()
 		if !ok {
-			return nil, false, false
+			return nil, false
 		}
 		out = cloneOnce(out, m)
 		out[fd.name] = zero
 	}
-	if out == nil {
-		return v, true, true
+	if out == nil && fresh != "" {
+		out = cloneOnce(out, m)
 	}
-	return out, false, true
+	return out, true
 }
 
 // writtenWhenNull reports whether encodeStruct writes the field's zero
@@ -205,20 +232,8 @@ func cloneOnce(out, m map[string]any) map[string]any {
 // is obj's.
 func roundTripSharing[T any](obj map[string]any) (map[string]any, bool) {
 	f := formOf(reflect.TypeFor[T]())
-	out, same, ok := f.share(obj)
-	m, isMap := out.(map[string]any)
-	if !ok || !isMap {
+	if f.kind != formStruct {
 		return nil, false
 	}
-	if same {
-		m = maps.Clone(m)
-	}
-	if status, found := obj["status"]; found && status != nil {
-		if fd := f.fields.byName["status"]; fd != nil {
-			if m["status"], ok = fd.form.encode(status); !ok {
-				return nil, false
-			}
-		}
-	}
-	return m, true
+	return f.shareFields(obj, "status")
 }
