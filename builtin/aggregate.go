@@ -38,6 +38,13 @@ type statusAggregation[T, S any] struct {
 	// and all it changes: the template's status is then read and written
 	// in the unstructured object (aggregateDirect).
 	counters *statusFields[S]
+	// view, when set, reads what fold reads of the object straight from
+	// its map, and reports false, for the typed decode of statusView,
+	// when a value is not one it reads as the decode does.
+	view func(obj map[string]any, into *T) bool
+	// encode, when set, writes the new status as the converter does, and
+	// reports false to leave it to the converter.
+	encode func(*S) (map[string]any, bool)
 	// rewritten are the status fields whose mere presence makes the new
 	// status differ from the old one (the fold of a DaemonSet leaves them
 	// out, apply puts them back).
@@ -57,8 +64,11 @@ func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items
 		}
 	}
 	view := new(T)
-	if err := fromUnstructured(statusView(obj), view); err != nil {
-		return nil, fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
+	if a.view == nil || !a.view(obj.Object, view) {
+		*view = *new(T)
+		if err := fromUnstructured(statusView(obj), view); err != nil {
+			return nil, fmt.Errorf("decoding %s %q: %w", obj.GetKind(), obj.GetName(), err)
+		}
 	}
 	next, err := a.fold(view, items)
 	if err != nil {
@@ -74,8 +84,10 @@ func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items
 	} else {
 		*status = next
 	}
-	if out, ok := roundTrip[T](obj.Object); ok {
-		if out["status"], err = runtime.DefaultUnstructuredConverter.ToUnstructured(status); err != nil {
+	if out, ok := reencode[T](obj.Object, reuse); ok {
+		if enc, ok := a.encodeStatus(status); ok {
+			out["status"] = enc
+		} else if out["status"], err = runtime.DefaultUnstructuredConverter.ToUnstructured(status); err != nil {
 			return nil, fmt.Errorf("encoding the result: %w", err)
 		}
 		return &unstructured.Unstructured{Object: out}, nil
@@ -86,6 +98,14 @@ func (a statusAggregation[T, S]) aggregate(obj *unstructured.Unstructured, items
 	}
 	*a.status(typed) = *status
 	return fromTyped(typed)
+}
+
+// encodeStatus is encode, false without one.
+func (a statusAggregation[T, S]) encodeStatus(status *S) (map[string]any, bool) {
+	if a.encode == nil {
+		return nil, false
+	}
+	return a.encode(status)
 }
 
 // aggregateDirect is the aggregation of a workload, whose fold reads and
@@ -119,12 +139,22 @@ func (a statusAggregation[T, S]) aggregateDirect(obj *unstructured.Unstructured,
 	if a.counters.equal(old, &next) && !present(m, a.rewritten) {
 		return unchanged(obj, reuse), true, nil
 	}
-	out, ok := roundTrip[T](obj.Object)
+	out, ok := reencode[T](obj.Object, reuse)
 	if !ok {
 		return nil, false, nil
 	}
 	a.counters.write(out["status"].(map[string]any), &next)
 	return &unstructured.Unstructured{Object: out}, true, nil
+}
+
+// reencode returns what a typed re-encode of obj as a T gives, with a
+// status of its own; with reuse, the rest shares with obj what
+// re-encodes to itself (roundtrip_share.go).
+func reencode[T any](obj map[string]any, reuse bool) (map[string]any, bool) {
+	if reuse {
+		return roundTripSharing[T](obj)
+	}
+	return roundTrip[T](obj)
 }
 
 // unchanged is the result of an aggregation that leaves obj as it is.

@@ -13,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/testsuite"
@@ -54,9 +56,7 @@ type referenceAggregator interface {
 // status items of the test cases, and on workloads with random statuses,
 // and compares it with the aggregation done with the typed object.
 func TestAggregateMatchesConverter(t *testing.T) {
-	at := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
-	now = func() metav1.Time { return metav1.NewTime(at) }
-	t.Cleanup(func() { now = metav1.Now })
+	fixClock(t)
 
 	objects := caseObjects(t)
 	itemSets := caseItems(t)
@@ -65,33 +65,86 @@ func TestAggregateMatchesConverter(t *testing.T) {
 		objects = append(objects, randomWorkload(rng))
 		itemSets = append(itemSets, randomItems(rng))
 	}
-	for gvk, h := range kinds {
-		a, ok := h.aggregate.(referenceAggregator)
-		if gvk == podGVK {
-			a, ok = aggregatePodStatus, true
-		}
-		if !ok {
-			continue
-		}
+	for gvk, a := range referenceAggregators() {
 		t.Run(gvk.Kind, func(t *testing.T) {
 			for i, obj := range objects {
 				u := (&unstructured.Unstructured{Object: obj}).DeepCopy()
 				u.SetGroupVersionKind(gvk)
-				items := itemSets[i%len(itemSets)]
-				want, wantErr := a.viaConverter(u, items)
-				got, err := a.aggregate(u, items, false)
-				if wantErr != nil {
-					require.EqualError(t, err, wantErr.Error())
-					continue
-				}
-				require.NoError(t, err)
-				if !reflect.DeepEqual(want.Object, got.Object) {
-					input, _ := json.Marshal(obj)
-					require.Equal(t, want.Object, got.Object, "object %d: %s", i, input)
-				}
+				input, _ := json.Marshal(obj)
+				sameAsReference(t, a, u, itemSets[i%len(itemSets)], fmt.Sprintf("object %d: %s", i, input))
 			}
 		})
 	}
+}
+
+// referenceAggregators are the aggregations to hold equal to the one done
+// with the typed object, by kind.
+func referenceAggregators() map[schema.GroupVersionKind]referenceAggregator {
+	out := map[schema.GroupVersionKind]referenceAggregator{podGVK: aggregatePodStatus}
+	for gvk, h := range kinds {
+		if a, ok := h.aggregate.(referenceAggregator); ok {
+			out[gvk] = a
+		}
+	}
+	return out
+}
+
+// sameAsReference checks that a aggregates u as viaConverter does, with
+// and without reuse, and leaves u as it was.
+func sameAsReference(t *testing.T, a referenceAggregator, u *unstructured.Unstructured, items []interpreter.AggregatedStatusItem, what string) {
+	t.Helper()
+	want, wantErr := a.viaConverter(u, items)
+	before := u.DeepCopy()
+	for _, reuse := range []bool{false, true} {
+		got, err := a.aggregate(u, items, reuse)
+		if wantErr != nil {
+			require.EqualError(t, err, wantErr.Error(), "%s %s, reuse %t", u.GetKind(), what, reuse)
+			continue
+		}
+		require.NoError(t, err, "%s %s, reuse %t", u.GetKind(), what, reuse)
+		require.Equal(t, want.Object, got.Object, "%s %s, reuse %t", u.GetKind(), what, reuse)
+		require.Equal(t, before.Object, u.Object, "%s %s: reuse %t modified the input", u.GetKind(), what, reuse)
+	}
+}
+
+// fixClock stamps the conditions an aggregation adds with one time.
+func fixClock(tb testing.TB) {
+	at := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
+	now = func() metav1.Time { return metav1.NewTime(at) }
+	tb.Cleanup(func() { now = metav1.Now })
+}
+
+// FuzzAggregate compares every aggregation, with and without reuse, with
+// the aggregation done with the typed object, on fuzzed templates and
+// member statuses, seeded with the objects of the test cases and
+// reflected workload and Job statuses.
+func FuzzAggregate(f *testing.F) {
+	statuses := []string{
+		`{"generation":3,"resourceTemplateGeneration":7,"observedGeneration":3,"replicas":3,"readyReplicas":2}`,
+		`{"startTime":"2026-11-30T09:12:44Z","active":2,"succeeded":1}`, `{}`,
+	}
+	for i, obj := range caseObjects(f) {
+		data, err := json.Marshal(obj)
+		require.NoError(f, err)
+		f.Add(data, statuses[i%len(statuses)])
+	}
+	fixClock(f)
+	f.Fuzz(func(t *testing.T, data []byte, status string) {
+		obj := map[string]any{}
+		if utiljson.Unmarshal(data, &obj) != nil {
+			return
+		}
+		items := []interpreter.AggregatedStatusItem{
+			{ClusterName: "m1", Status: &runtime.RawExtension{Raw: []byte(status)}},
+			{ClusterName: "m2", Status: &runtime.RawExtension{Raw: []byte(status)}},
+			{ClusterName: "m3"},
+		}
+		for gvk, a := range referenceAggregators() {
+			u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
+			u.SetGroupVersionKind(gvk)
+			sameAsReference(t, a, u, items, string(data))
+		}
+	})
 }
 
 // caseItems returns the status item lists of the test cases.
@@ -128,6 +181,31 @@ var workloadFields = []string{
 	"observedGeneration", "replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "unavailableReplicas",
 	"currentReplicas", "fullyLabeledReplicas", "currentNumberScheduled", "numberMisscheduled",
 	"desiredNumberScheduled", "numberReady", "updatedNumberScheduled", "numberAvailable", "numberUnavailable",
+	"active", "succeeded", "failed",
+}
+
+// jobFields are the counts of a Job's status, jobTimes its times.
+var jobFields = []string{"active", "succeeded", "failed"}
+
+// jobTimes are the time fields of a Job's status.
+var jobTimes = []string{"startTime", "completionTime"}
+
+// randomTime returns a time as RFC 3339 writes it mostly, and now and
+// then something metav1.Time reads otherwise or refuses.
+func randomTime(rng *rand.Rand) any {
+	switch rng.IntN(10) {
+	case 0:
+		return nil
+	case 1:
+		return "yesterday"
+	case 2:
+		return ""
+	case 3:
+		return int64(3)
+	case 4:
+		return "2026-11-30T09:12:44.5+02:00"
+	}
+	return fmt.Sprintf("2026-11-30T09:%02d:44Z", rng.IntN(60))
 }
 
 // randomValue returns a whole number mostly, and now and then something a
@@ -149,9 +227,18 @@ func randomValue(rng *rand.Rand) any {
 // randomWorkload returns a workload with a random status.
 func randomWorkload(rng *rand.Rand) map[string]any {
 	status := map[string]any{}
-	for _, name := range workloadFields {
+	fields := workloadFields
+	if rng.IntN(3) == 0 {
+		fields = jobFields // a running Job's status
+	}
+	for _, name := range fields {
 		if rng.IntN(3) == 0 {
 			status[name] = randomValue(rng)
+		}
+	}
+	for _, name := range jobTimes {
+		if rng.IntN(3) == 0 {
+			status[name] = randomTime(rng)
 		}
 	}
 	switch rng.IntN(5) {
@@ -195,9 +282,18 @@ func randomItems(rng *rand.Rand) []interpreter.AggregatedStatusItem {
 			continue
 		}
 		status := map[string]any{"generation": randomValue(rng), "resourceTemplateGeneration": randomValue(rng)}
-		for _, name := range workloadFields {
+		fields := workloadFields
+		if rng.IntN(3) == 0 {
+			status, fields = map[string]any{}, jobFields // a Job's reflected status
+		}
+		for _, name := range fields {
 			if rng.IntN(2) == 0 {
 				status[name] = randomValue(rng)
+			}
+		}
+		for _, name := range jobTimes {
+			if rng.IntN(2) == 0 {
+				status[name] = randomTime(rng)
 			}
 		}
 		raw, _ := json.Marshal(status)

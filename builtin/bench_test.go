@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/luainterp/luainterp/builtin"
-	"github.com/luainterp/luainterp/internal/benchcpu"
 	"github.com/luainterp/luainterp/internal/manifest"
 	"github.com/luainterp/luainterp/interpreter"
 )
@@ -136,17 +135,8 @@ func benchmarkRequest(b *testing.B, req interpreter.Request) {
 }
 
 // measure runs op b.N times, reporting allocations and the process's CPU
-// time per operation (cpu-ns/op, steadier than ns/op on a shared machine).
-func measure(b *testing.B, op func() error) {
-	b.ReportAllocs()
-	cpu := benchcpu.Process()
-	for b.Loop() {
-		if err := op(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	benchcpu.Report(b, cpu)
-}
+// time per operation (cpu-ns/op).
+var measure = builtin.Measure
 
 // memberStatuses returns n reflected Deployment statuses, as member
 // clusters report them.

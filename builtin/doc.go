@@ -48,8 +48,9 @@
 //     Karmada's typed re-encode gives it, with the same artefacts
 //     (selector: null, resources: {}, ...), computed from the unstructured
 //     object by a form built once per k8s.io/api type (roundtrip.go); the
-//     workloads read and write their status counters in the map directly.
-//     A value the form does not take plainly sends the call to the typed
+//     workloads read and write their status counters in the map directly,
+//     and a running Job its counts and times (jobstatus.go); the members'
+//     statuses of both are read by a scanner (flatstatus.go). A value the form does not take plainly sends the call to the typed
 //     decode and the default converter, so that it fails, or reads, as it
 //     did. An unchanged status returns the object as it was. Pod Retain
 //     is a typed re-encode as well, computed the same way. Health of the
@@ -59,12 +60,14 @@
 //     unless the request is Owned (interpreter.Request): then ReviseReplica
 //     and Retain edit the object given and return it, and an aggregation
 //     that leaves the status as it is returns the object itself, without
-//     the deep copy. A changed status is still a new object (the typed
-//     re-encode). A Shared request's objects are not modified either, but
-//     ReviseReplica and Retain copy on write (draft.go): the maps on the
-//     written paths are cloned once, shallowly, and the rest is shared
+//     the deep copy. A Shared request's objects are not modified either,
+//     but ReviseReplica and Retain copy on write (draft.go): the maps on
+//     the written paths are cloned once, shallowly, and the rest is shared
 //     with the request; an unchanged aggregation returns the object as
-//     Owned does. Pod's Retain, a typed re-encode, is a new object always.
+//     Owned does. For both, a changed status is a new top-level map and a
+//     new status, sharing with the request every other map and list the
+//     typed re-encode leaves as it is (roundtrip_share.go). Pod's Retain,
+//     a typed re-encode, is a new object always.
 //   - A handler that panics on an input no JSON decoder produces fails
 //     with an error instead.
 package builtin

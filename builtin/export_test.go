@@ -7,3 +7,6 @@ func IsPanic(err error) bool {
 	var p *panicError
 	return errors.As(err, &p)
 }
+
+// Measure runs a benchmark's operation (aggregate_bench_test.go).
+var Measure = measure

@@ -14,6 +14,7 @@ var flatKinds = map[string]func() flatStatus{
 	"ReplicaSet":  func() flatStatus { return new(replicaSetStatus) },
 	"StatefulSet": func() flatStatus { return new(statefulSetStatus) },
 	"DaemonSet":   func() flatStatus { return new(daemonSetStatus) },
+	"Job":         func() flatStatus { return new(jobMemberStatus) },
 }
 
 // readsLikeJSON checks that when readFlat takes raw, encoding/json takes
@@ -48,8 +49,17 @@ func TestReadFlat(t *testing.T) {
 		{"a StatefulSet status", `{"replicas":3,"currentReplicas":2,"updatedReplicas":1,"availableReplicas":3}`, "StatefulSet", true},
 		{"a DaemonSet status", `{"currentNumberScheduled":2,"numberMisscheduled":0,"desiredNumberScheduled":2,` +
 			`"numberReady":2,"updatedNumberScheduled":2,"numberAvailable":2,"numberUnavailable":0}`, "DaemonSet", true},
+		{"a running Job's status", `{"startTime":"2026-11-30T09:12:44Z","active":2,"succeeded":1,"failed":0}`, "Job", true},
+		{"a finished Job's times", `{"startTime":"2026-11-30T09:12:44+02:00","completionTime":"2026-11-30T10:00:00.5Z","succeeded":3}`, "Job", true},
 
 		{"null", `null`, "Deployment", false},
+		{"a Job's conditions", `{"conditions":[{"type":"Complete","status":"True"}],"succeeded":1}`, "Job", false},
+		{"a time that does not parse", `{"startTime":"yesterday"}`, "Job", false},
+		{"an empty time", `{"startTime":""}`, "Job", false},
+		{"a null time", `{"startTime":null}`, "Job", false},
+		{"a time with an escape", `{"startTime":"2026-11-30T09:12:44\u005a"}`, "Job", false},
+		{"a number for a time", `{"startTime":3}`, "Job", false},
+		{"a string for a count", `{"active":"2"}`, "Job", false},
 		{"a field of another kind", `{"numberReady":2}`, "Deployment", false},
 		{"a field the fold does not read", `{"collisionCount":2}`, "Deployment", false},
 		{"a key in another case", `{"Replicas":3}`, "Deployment", false},
@@ -82,6 +92,7 @@ func FuzzReadFlat(f *testing.F) {
 	for _, seed := range []string{
 		`{"generation":3,"resourceTemplateGeneration":7,"observedGeneration":3,"replicas":3,"readyReplicas":2}`,
 		`{"currentNumberScheduled":2,"numberReady":-1}`, `{}`, `{"replicas":3.5}`, `{"generation":-0}`,
+		`{"startTime":"2026-11-30T09:12:44Z","active":2,"succeeded":1}`, `{"completionTime":"2026-11-30T09:12:44.123+01:00"}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"time"
 
 	"github.com/luainterp/luainterp/interpreter"
 	batchv1 "k8s.io/api/batch/v1"
@@ -39,6 +40,8 @@ var aggregateJob = statusAggregation[batchv1.Job, batchv1.JobStatus]{
 		}
 		return aggregateJobStatus(job.Status.StartTime, items)
 	},
+	view:   readJobView,
+	encode: encodeJobStatus,
 }
 
 func aggregateJobStatus(startTime *metav1.Time, items []interpreter.AggregatedStatusItem) (batchv1.JobStatus, error) {
@@ -49,7 +52,7 @@ func aggregateJobStatus(startTime *metav1.Time, items []interpreter.AggregatedSt
 		started, completed              int
 		earliestStart, latestCompletion *metav1.Time
 	)
-	err := eachItem(items, func(item interpreter.AggregatedStatusItem, member *batchv1.JobStatus) {
+	err := eachItem(items, func(item interpreter.AggregatedStatusItem, member *jobMemberStatus) {
 		status.Active += member.Active
 		status.Succeeded += member.Succeeded
 		status.Failed += member.Failed
@@ -100,6 +103,43 @@ func aggregateJobStatus(startTime *metav1.Time, items []interpreter.AggregatedSt
 		status.CompletionTime = latestCompletion
 	}
 	return status, nil
+}
+
+// jobMemberStatus is a member's reflected Job status. A running Job's,
+// whole numbers and times, is read without encoding/json (flatstatus.go).
+type jobMemberStatus struct {
+	batchv1.JobStatus
+}
+
+func (s *jobMemberStatus) setField(key []byte, n int64) bool {
+	switch string(key) {
+	case "active":
+		return setInt32(&s.Active, n)
+	case "succeeded":
+		return setInt32(&s.Succeeded, n)
+	case "failed":
+		return setInt32(&s.Failed, n)
+	}
+	return false
+}
+
+// setString reads a time as metav1.Time's UnmarshalJSON does.
+func (s *jobMemberStatus) setString(key, text []byte) bool {
+	var field **metav1.Time
+	switch string(key) {
+	case "startTime":
+		field = &s.StartTime
+	case "completionTime":
+		field = &s.CompletionTime
+	default:
+		return false
+	}
+	t, err := time.Parse(time.RFC3339, string(text))
+	if err != nil {
+		return false
+	}
+	*field = &metav1.Time{Time: t.Local()}
+	return true
 }
 
 func jobCondition(kind batchv1.JobConditionType, reason, message string) batchv1.JobCondition {

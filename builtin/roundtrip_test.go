@@ -47,9 +47,14 @@ func sameAsConverter(t *testing.T, obj map[string]any, into any) bool {
 	f := formOf(reflect.TypeOf(into).Elem())
 	got, ok := f.encode(obj)
 	require.Equal(t, ok, f.valid(obj), "valid and encode disagree")
+	before := runtime.DeepCopyJSON(obj)
+	shared, _, sharedOK := f.share(obj)
+	require.Equal(t, ok, sharedOK, "share and encode disagree")
+	require.Equal(t, before, obj, "share modified its input")
 	if !ok {
 		return false
 	}
+	assert.Equal(t, got, shared, "share and encode differ")
 	u := &unstructured.Unstructured{Object: obj}
 	require.NoError(t, toTyped(u, into), "the form took what the converter refuses")
 	want, err := fromTyped(into)
