@@ -54,6 +54,9 @@ func BenchmarkFleet(b *testing.B) {
 
 func benchFleet(b *testing.B, bindings, clusters int) {
 	b.StopTimer()
+	if os.Getenv("FLEET_HEAPPROFILE") != "" {
+		runtime.MemProfileRate = 4096 // the controller's objects are a few hundred bytes each
+	}
 	c := newCluster(b)
 	setup := rest.CopyConfig(c.cfg)
 	setup.QPS, setup.Burst = -1, 0 // the API server is ours alone, on loopback
