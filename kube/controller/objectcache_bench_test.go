@@ -2,7 +2,6 @@ package controller
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -23,40 +22,24 @@ import (
 // heap, without an API server.
 func BenchmarkBindingCache(b *testing.B) {
 	const bindings, clusters = 5000, 20
-	for _, tc := range []struct {
-		name      string
-		transform cache.TransformFunc
-	}{
+	benchCache(b, []cacheCase{
 		{"unstructured", func(obj any) (any, error) {
 			unstructured.RemoveNestedField(obj.(*unstructured.Unstructured).Object, "metadata", "managedFields")
 			return obj, nil
 		}},
 		{"cachedObject", trimObject},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			for range b.N {
-				byName := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-				bindingIndexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{
-					cache.NamespaceIndex: cache.MetaNamespaceIndexFunc, byTemplate: indexTemplate, byCluster: indexClusters})
-				templateIndexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, byName)
-				before := liveHeap()
-				for i := range bindings {
-					for _, add := range []struct {
-						indexer cache.Indexer
-						obj     *unstructured.Unstructured
-					}{{bindingIndexer, serverBinding(b, i, clusters)}, {templateIndexer, serverTemplate(b, i)}} {
-						obj, err := tc.transform(add.obj)
-						require.NoError(b, err)
-						require.NoError(b, add.indexer.Add(obj))
-					}
-				}
-				after := liveHeap()
-				b.ReportMetric(float64(after-before)/bindings, "heap-B/binding")
-				runtime.KeepAlive(bindingIndexer)
-				runtime.KeepAlive(templateIndexer)
-			}
-		})
-	}
+	}, bindings, "heap-B/binding", func(b *testing.B, transform cache.TransformFunc) any {
+		indexers := [2]cache.Indexer{
+			cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{
+				cache.NamespaceIndex: cache.MetaNamespaceIndexFunc, byTemplate: indexTemplate, byCluster: indexClusters}),
+			cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}),
+		}
+		for i := range bindings {
+			addTo(b, indexers[0], transform, serverBinding(b, i, clusters))
+			addTo(b, indexers[1], transform, serverTemplate(b, i))
+		}
+		return indexers
+	})
 }
 
 // serverBinding is binding b over clusters clusters as the API server
