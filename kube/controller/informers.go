@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
@@ -63,6 +64,13 @@ func (c *Controller) setupInformers() error {
 	}
 	if err := c.informers.works.AddIndexers(cache.Indexers{byBinding: indexWorkOwner}); err != nil {
 		return err
+	}
+	c.written.cached = func(key string) string {
+		obj, exists, _ := c.informers.works.GetStore().GetByKey(key)
+		if m, err := meta.Accessor(obj); exists && err == nil {
+			return m.GetResourceVersion()
+		}
+		return ""
 	}
 	// A Work changed or deleted by anyone but the controller brings its
 	// binding back to be put right; the controller's own writes do not.
