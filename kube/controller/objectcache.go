@@ -18,9 +18,10 @@ import (
 // object as JSON, without managedFields, which view decodes for the
 // reconcile, the status pass and the failover controllers. The pipeline
 // reads the whole template and the whole binding, so nothing else is
-// dropped; but an object as unstructured maps takes about four times its
-// JSON (docs/scale.md), and these are read once per reconcile, not once
-// per event. A fresh decode per read also means no caller can change the
+// dropped; but as unstructured maps a binding over 20 clusters and its
+// template take 40,104 bytes, as cachedObjects 8,859
+// (BenchmarkBindingCache), and they are decoded once per reconcile or
+// status pass, not once per event. A fresh decode per read also means no caller can change the
 // cache by changing what it was given.
 
 // cachedObject is what the bindings' and the templates' informers keep

@@ -41,8 +41,11 @@ import (
 // manifests, a label, a finalizer) is not up to date and is put right;
 // only then is the whole Work read from the API server, to merge with.
 //
-// Strings that repeat across Works (label and annotation keys and values,
-// the binding's names, the manifests' kinds) are interned.
+// What repeats across Works (the labels, annotations and finalizers a
+// binding's Works share, the manifests' heads, the namespaces, an empty
+// status) is interned: at 5,000 bindings × 20 clusters a cachedWork,
+// with its place in the store and the indexes, is about 520 bytes
+// (BenchmarkWorkCache).
 
 // specDigestKey is the key, at the top of a cached Work's view, of the
 // digest of its spec. It is nothing the API server sends, and no cached
