@@ -30,8 +30,10 @@
 // the stored spec; a Work is up to date when its metadata holds the
 // pipeline's and the digest of the spec the merge would write is the
 // cached one, and only a Work that is not is read whole, to merge with.
-// Bindings and templates are cached without managedFields
-// (docs/scale.md).
+// Bindings and templates are cached as their metadata and their JSON
+// without managedFields (objectcache.go), decoded when a reconcile, a
+// status pass or a failover controller reads one; the event handlers
+// and the indexes read the metadata alone (docs/scale.md).
 //
 // # One reconcile
 //

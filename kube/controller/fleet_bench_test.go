@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +54,9 @@ func BenchmarkFleet(b *testing.B) {
 
 func benchFleet(b *testing.B, bindings, clusters int) {
 	b.StopTimer()
+	if os.Getenv("FLEET_HEAPPROFILE") != "" {
+		runtime.MemProfileRate = 4096 // the controller's objects are a few hundred bytes each
+	}
 	c := newCluster(b)
 	setup := rest.CopyConfig(c.cfg)
 	setup.QPS, setup.Burst = -1, 0 // the API server is ours alone, on loopback
@@ -77,6 +81,7 @@ func benchFleet(b *testing.B, bindings, clusters int) {
 	b.StopTimer()
 	waitQuiet(b, m, bindings)
 	heap, rss := liveHeap()
+	writeHeapProfile(b, fmt.Sprintf("%dx%d", bindings, clusters))
 	stop()
 
 	requests.reset()
@@ -139,6 +144,24 @@ func liveHeap() (heap, rss uint64) {
 		}
 	}
 	return ms.HeapAlloc, rss
+}
+
+// writeHeapProfile writes the heap profile (of the last collection:
+// liveHeap's) to $FLEET_HEAPPROFILE-size.pprof when that is set, for
+// `go tool pprof -sample_index=inuse_space`.
+func writeHeapProfile(b *testing.B, size string) {
+	prefix := os.Getenv("FLEET_HEAPPROFILE")
+	if prefix == "" {
+		return
+	}
+	f, err := os.Create(prefix + "-" + size + ".pprof")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // requestCounter counts the requests sent through its transport by verb

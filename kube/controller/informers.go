@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
@@ -64,6 +65,13 @@ func (c *Controller) setupInformers() error {
 	if err := c.informers.works.AddIndexers(cache.Indexers{byBinding: indexWorkOwner}); err != nil {
 		return err
 	}
+	c.written.cached = func(key string) string {
+		obj, exists, _ := c.informers.works.GetStore().GetByKey(key)
+		if m, err := meta.Accessor(obj); exists && err == nil {
+			return m.GetResourceVersion()
+		}
+		return ""
+	}
 	// A Work changed or deleted by anyone but the controller brings its
 	// binding back to be put right; the controller's own writes do not.
 	if _, err := c.informers.works.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -77,7 +85,7 @@ func (c *Controller) setupInformers() error {
 	}); err != nil {
 		return err
 	}
-	if _, err := c.informers.clusters.AddEventHandler(changed(func(u *unstructured.Unstructured) {
+	if _, err := c.informers.clusters.AddEventHandler(changed(func(u objectMeta) {
 		c.enqueueIndexed(byCluster, u.GetName())
 	})); err != nil {
 		return err
@@ -120,37 +128,51 @@ func (c *Controller) workDeleted(u *unstructured.Unstructured) {
 
 // changed calls f for every added and deleted object, and for the old and
 // new versions of an updated one unless it is a resync (the same version).
-func changed(f func(*unstructured.Unstructured)) cache.ResourceEventHandlerFuncs {
+func changed(f func(objectMeta)) cache.ResourceEventHandlerFuncs {
 	return cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { call(f, obj) },
+		AddFunc: func(obj any) { callObject(f, obj) },
 		UpdateFunc: func(old, obj any) {
-			o, n := unwrap(old), unwrap(obj)
+			o, n := objectOf(old), objectOf(obj)
 			if o == nil || n == nil || o.GetResourceVersion() == n.GetResourceVersion() {
 				return
 			}
 			f(o)
 			f(n)
 		},
-		DeleteFunc: func(obj any) { call(f, obj) },
+		DeleteFunc: func(obj any) { callObject(f, obj) },
 	}
 }
 
+// call calls f with the object of an informer event, decoded whole.
 func call(f func(*unstructured.Unstructured), obj any) {
 	if u := unwrap(obj); u != nil {
 		f(u)
 	}
 }
 
-// unwrap returns the object of an informer event, nil when it is not one.
+// callObject calls f with the object of an informer event, not decoded.
+func callObject(f func(objectMeta), obj any) {
+	if o := objectOf(obj); o != nil {
+		f(o)
+	}
+}
+
+// unwrap returns the object of an informer event, decoded whole; nil when
+// it is not one.
 func unwrap(obj any) *unstructured.Unstructured {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
-	if w, ok := obj.(*cachedWork); ok {
-		return w.view()
+	switch o := obj.(type) {
+	case *cachedWork:
+		return o.view()
+	case *cachedObject:
+		u, _ := o.view()
+		return u
+	case *unstructured.Unstructured:
+		return o
 	}
-	u, _ := obj.(*unstructured.Unstructured)
-	return u
+	return nil
 }
 
 // enqueueIndexed enqueues the bindings of both kinds indexed under value.
@@ -158,20 +180,20 @@ func (c *Controller) enqueueIndexed(index, value string) {
 	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
 		objs, _ := inf.GetIndexer().ByIndex(index, value)
 		for _, obj := range objs {
-			call(func(u *unstructured.Unstructured) { c.enqueue(bindingKey(u)) }, obj)
+			callObject(func(o objectMeta) { c.enqueue(bindingKey(o)) }, obj)
 		}
 	}
 }
 
 // enqueueTemplateBindings enqueues the bindings whose template is u.
-func (c *Controller) enqueueTemplateBindings(u *unstructured.Unstructured) {
+func (c *Controller) enqueueTemplateBindings(u objectMeta) {
 	c.enqueueIndexed(byTemplate, templateIndex(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()))
 }
 
 // policyChanged marks the override policies for recompiling and enqueues
 // the bindings they may apply to: those of the policy's namespace, or all
 // for a ClusterOverridePolicy.
-func (c *Controller) policyChanged(u *unstructured.Unstructured) {
+func (c *Controller) policyChanged(u objectMeta) {
 	c.policies.invalidate()
 	if u.GetKind() == api.KindClusterOverridePolicy {
 		c.enqueueAll()
@@ -179,7 +201,7 @@ func (c *Controller) policyChanged(u *unstructured.Unstructured) {
 	}
 	objs, _ := c.informers.bindings.GetIndexer().ByIndex(cache.NamespaceIndex, u.GetNamespace())
 	for _, obj := range objs {
-		call(func(u *unstructured.Unstructured) { c.enqueue(bindingKey(u)) }, obj)
+		callObject(func(o objectMeta) { c.enqueue(bindingKey(o)) }, obj)
 	}
 }
 
@@ -187,29 +209,29 @@ func (c *Controller) policyChanged(u *unstructured.Unstructured) {
 func (c *Controller) enqueueAll() {
 	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
 		for _, obj := range inf.GetStore().List() {
-			call(func(u *unstructured.Unstructured) { c.enqueue(bindingKey(u)) }, obj)
+			callObject(func(o objectMeta) { c.enqueue(bindingKey(o)) }, obj)
 		}
 	}
 }
 
 func indexTemplate(obj any) ([]string, error) {
-	u := unwrap(obj)
-	if u == nil {
-		return nil, nil
+	var b struct {
+		Spec struct {
+			Resource api.ObjectReference `json:"resource"`
+		} `json:"spec"`
 	}
-	r, _, _ := unstructured.NestedStringMap(u.Object, "spec", "resource")
-	return []string{templateIndex(r["apiVersion"], r["kind"], r["namespace"], r["name"])}, nil
+	if err := decodeObject(obj, &b); err != nil {
+		return nil, nil // an undecodable binding fails its reconcile, not the index
+	}
+	r := b.Spec.Resource
+	return []string{templateIndex(r.APIVersion, r.Kind, r.Namespace, r.Name)}, nil
 }
 
 // indexClusters indexes a binding by every cluster its Works may be in:
 // spec.clusters, spec.requiredBy's and the graceful eviction tasks'.
 func indexClusters(obj any) ([]string, error) {
-	u := unwrap(obj)
-	if u == nil {
-		return nil, nil
-	}
 	var b api.ResourceBinding
-	if err := decode(u, &b); err != nil {
+	if err := decodeObject(obj, &b); err != nil {
 		return nil, nil // an undecodable binding fails its reconcile, not the index
 	}
 	var names []string

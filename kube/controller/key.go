@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/luainterp/luainterp/binding/api"
 )
@@ -42,7 +43,7 @@ func (k Key) index() string {
 }
 
 // bindingKey returns the Key of a binding object.
-func bindingKey(u *unstructured.Unstructured) Key {
+func bindingKey(u objectMeta) Key {
 	if u.GetKind() == api.KindClusterResourceBinding {
 		return Key{Cluster: true, Name: u.GetName()}
 	}
@@ -51,7 +52,7 @@ func bindingKey(u *unstructured.Unstructured) Key {
 
 // workOwner returns the Key of the binding a Work belongs to, from the
 // annotations the pipeline sets on it; false for a Work of no binding.
-func workOwner(work *unstructured.Unstructured) (Key, bool) {
+func workOwner(work objectMeta) (Key, bool) {
 	a := work.GetAnnotations()
 	if name := a[api.ClusterResourceBindingNameAnnotation]; name != "" {
 		return Key{Cluster: true, Name: name}, true
@@ -81,20 +82,27 @@ func templateIndex(apiVersion, kind, namespace, name string) string {
 
 // bindingExists reports whether the binding k is in the informers' cache,
 // being deleted or not.
-func (c *Controller) bindingExists(k Key) bool { return c.cachedBinding(k) != nil }
+func (c *Controller) bindingExists(k Key) bool {
+	_, exists, _ := c.bindingStore(k).GetByKey(k.storeKey())
+	return exists
+}
 
-// cachedBinding returns the binding of key from the informers' cache; nil
-// when it is not there.
+// cachedBinding returns the binding of key from the informers' cache,
+// decoded; nil when it is not there.
 func (c *Controller) cachedBinding(key Key) *unstructured.Unstructured {
-	inf := c.informers.bindings
-	if key.Cluster {
-		inf = c.informers.clusterBindings
-	}
-	obj, exists, _ := inf.GetStore().GetByKey(key.storeKey())
+	obj, exists, _ := c.bindingStore(key).GetByKey(key.storeKey())
 	if !exists {
 		return nil
 	}
 	return unwrap(obj)
+}
+
+// bindingStore is the informer's store of the bindings of key's kind.
+func (c *Controller) bindingStore(key Key) cache.Store {
+	if key.Cluster {
+		return c.informers.clusterBindings.GetStore()
+	}
+	return c.informers.bindings.GetStore()
 }
 
 // confined returns an error when a binding names a template it may not

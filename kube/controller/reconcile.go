@@ -61,25 +61,24 @@ func (r result) outcome() string {
 // reconcile makes the Works of one binding what the pipeline says, or
 // deletes them when the binding is gone or going.
 func (c *Controller) reconcile(ctx context.Context, key Key) (res result) {
-	inf := c.informers.bindings
-	if key.Cluster {
-		inf = c.informers.clusterBindings
-	}
-	obj, exists, err := inf.GetStore().GetByKey(key.storeKey())
+	obj, exists, err := c.bindingStore(key).GetByKey(key.storeKey())
 	if err != nil {
 		return result{err: err}
 	}
-	u := unwrap(obj)
-	if !exists || u == nil {
+	if !exists {
 		res.writes, res.err = c.deleteWorks(ctx, key, nil)
 		return res
 	}
+	var b api.ResourceBinding
+	if err := decodeObject(obj, &b); err != nil {
+		return result{err: err}
+	}
+	u := unwrap(obj)
+	if u == nil {
+		return result{err: fmt.Errorf("%s: not an object in the cache", key)}
+	}
 	if u.GetDeletionTimestamp() != nil {
 		return c.finalize(ctx, key, u)
-	}
-	var b api.ResourceBinding
-	if err := decode(u, &b); err != nil {
-		return result{err: err}
 	}
 	if !slices.Contains(b.Finalizers, BindingFinalizer) {
 		if err := c.addFinalizer(ctx, u); err != nil {

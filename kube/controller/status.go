@@ -98,20 +98,20 @@ func (c *Controller) enqueueWorkStatus(w *unstructured.Unstructured) {
 // change reconciles it and brings it to a status pass, except the
 // controller's own status write.
 func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
-	both := func(u *unstructured.Unstructured) {
+	both := func(u objectMeta) {
 		k := bindingKey(u)
 		c.enqueue(k)
 		c.enqueueStatus(k)
 	}
 	// A binding added, deleted or whose spec or deletion changed ends its
 	// back-off; its resync or status change does not.
-	changed := func(u *unstructured.Unstructured) {
+	changed := func(u objectMeta) {
 		c.backoff.Forget(bindingKey(u))
 		both(u)
 	}
 	// A resync is spread over the period; a binding backing off waits
 	// for its retry.
-	resynced := func(u *unstructured.Unstructured) {
+	resynced := func(u objectMeta) {
 		k := bindingKey(u)
 		delay := resyncDelay(k, c.o.resync)
 		if c.backoff.waiting(k) == 0 {
@@ -122,9 +122,9 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 		}
 	}
 	return cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { call(changed, obj) },
+		AddFunc: func(obj any) { callObject(changed, obj) },
 		UpdateFunc: func(old, obj any) {
-			o, n := unwrap(old), unwrap(obj)
+			o, n := objectOf(old), objectOf(obj)
 			if n == nil {
 				return
 			}
@@ -144,7 +144,7 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 			both(n)
 		},
 		DeleteFunc: func(obj any) {
-			call(func(u *unstructured.Unstructured) {
+			callObject(func(u objectMeta) {
 				if c.status != nil {
 					c.status.own.forget(ownKey(u))
 				}
@@ -158,7 +158,7 @@ func (c *Controller) bindingHandler() cache.ResourceEventHandlerFuncs {
 // (the old and the new of an update): it enqueues the template's bindings
 // for a reconcile and a status pass, unless the version is the one the
 // controller's status write replaced or made.
-func (c *Controller) templateChanged(u *unstructured.Unstructured) {
+func (c *Controller) templateChanged(u objectMeta) {
 	if c.status != nil && c.status.own.is(ownKey(u), u.GetResourceVersion()) {
 		return
 	}
@@ -169,7 +169,7 @@ func (c *Controller) templateChanged(u *unstructured.Unstructured) {
 	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
 		objs, _ := inf.GetIndexer().ByIndex(byTemplate, templateIndex(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()))
 		for _, obj := range objs {
-			call(func(b *unstructured.Unstructured) { c.enqueueStatus(bindingKey(b)) }, obj)
+			callObject(func(b objectMeta) { c.enqueueStatus(bindingKey(b)) }, obj)
 		}
 	}
 }
@@ -286,6 +286,6 @@ func (w *ownWrites) forget(key string) {
 
 // ownKey names an object in ownWrites: its apiVersion, kind, namespace
 // and name.
-func ownKey(u *unstructured.Unstructured) string {
+func ownKey(u objectMeta) string {
 	return templateIndex(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName())
 }

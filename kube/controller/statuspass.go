@@ -34,13 +34,17 @@ const ReasonAggregateStatusFailed = "AggregateStatusFailed"
 // the outcome for the metrics, and an error when the binding is to be
 // retried.
 func (c *Controller) statusPass(ctx context.Context, key Key) (string, error) {
-	u := c.cachedBinding(key)
-	if u == nil || u.GetDeletionTimestamp() != nil {
+	obj, exists, _ := c.bindingStore(key).GetByKey(key.storeKey())
+	if !exists || objectOf(obj) == nil || objectOf(obj).GetDeletionTimestamp() != nil {
 		return OutcomeSuccess, nil
 	}
 	var b api.ResourceBinding
-	if err := decode(u, &b); err != nil {
+	if err := decodeObject(obj, &b); err != nil {
 		return OutcomeFailure, err
+	}
+	u := unwrap(obj)
+	if u == nil {
+		return OutcomeFailure, fmt.Errorf("%s: not an object in the cache", key)
 	}
 	in := status.Input{Binding: key.storeKey(), Resource: b.Spec.Resource, Current: b.Status.AggregatedStatus}
 	for _, w := range c.worksOf(key) {

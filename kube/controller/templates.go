@@ -20,7 +20,7 @@ import (
 type templates struct {
 	dynamic  dynamic.Interface
 	mapper   meta.ResettableRESTMapper
-	onChange func(*unstructured.Unstructured)
+	onChange func(objectMeta)
 	log      *slog.Logger
 
 	mu        sync.Mutex
@@ -34,7 +34,7 @@ type templateInformer struct {
 	synced   chan struct{} // closed once the first list is in
 }
 
-func newTemplates(dyn dynamic.Interface, mapper meta.ResettableRESTMapper, onChange func(*unstructured.Unstructured), log *slog.Logger) *templates {
+func newTemplates(dyn dynamic.Interface, mapper meta.ResettableRESTMapper, onChange func(objectMeta), log *slog.Logger) *templates {
 	return &templates{dynamic: dyn, mapper: mapper, onChange: onChange, log: log, ctx: context.Background(),
 		informers: map[schema.GroupVersionResource]*templateInformer{}}
 }

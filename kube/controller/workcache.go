@@ -4,14 +4,18 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"unique"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -37,8 +41,11 @@ import (
 // manifests, a label, a finalizer) is not up to date and is put right;
 // only then is the whole Work read from the API server, to merge with.
 //
-// Strings that repeat across Works (label and annotation keys and values,
-// the binding's names, the manifests' kinds) are interned.
+// What repeats across Works (the labels, annotations and finalizers a
+// binding's Works share, the manifests' heads, the namespaces, an empty
+// status) is interned: at 5,000 bindings × 20 clusters a cachedWork,
+// with its place in the store and the indexes, is about 520 bytes
+// (BenchmarkWorkCache).
 
 // specDigestKey is the key, at the top of a cached Work's view, of the
 // digest of its spec. It is nothing the API server sends, and no cached
@@ -50,22 +57,24 @@ const specDigestKey = "luainterp.io/spec-digest"
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
 // cachedWork is what the Works' informer keeps of a Work (trimWork):
-// about a tenth of the memory of the Work as unstructured maps. view
+// about a twentieth of the memory of the Work as unstructured maps. view
 // gives it back as a trimmed Work, which is how the rest of the
-// controller reads it. Its ObjectMeta holds the name, namespace, uid,
-// resourceVersion, deletionTimestamp and finalizers, for the informer's
-// keys and indexes; the labels and annotations are pairs.
+// controller reads it; GetObjectMeta gives the informer's keys and
+// indexes its name and namespace. The labels, the annotations, the
+// finalizers and the manifests' heads are each one interned string of
+// NUL-separated fields (packed): a binding's Works mostly share them, so
+// at fleet size each costs a string header per Work. The status is kept
+// as the JSON it came in.
 type cachedWork struct {
-	metav1.ObjectMeta
-	apiVersion, kind    string
-	labels, annotations []string // key, value, key, value…
-	heads               []manifestHead
-	digest              string
-	status              any // as the API server sent it; nil when none
+	name, namespace, uid, resourceVersion string
+	deletionTimestamp                     *metav1.Time
+	apiVersion, kind                      string
+	labels, annotations                   string // packed key, value, key, value…
+	finalizers                            string // packed
+	heads                                 string // packed apiVersion, kind, namespace, name per manifest
+	digest                                [16]byte
+	status                                []byte // nil when none
 }
-
-// manifestHead names one manifest of a Work.
-type manifestHead struct{ apiVersion, kind, namespace, name string }
 
 // trimWork is the Works informer's transform. Anything not a whole Work
 // passes as it is.
@@ -75,86 +84,100 @@ func trimWork(obj any) (any, error) {
 		return obj, nil
 	}
 	w := &cachedWork{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:              u.GetName(),
-			Namespace:         intern(u.GetNamespace()),
-			UID:               u.GetUID(),
-			ResourceVersion:   u.GetResourceVersion(),
-			DeletionTimestamp: u.GetDeletionTimestamp(),
-		},
-		apiVersion:  intern(u.GetAPIVersion()),
-		kind:        intern(u.GetKind()),
-		labels:      pairs(u.GetLabels(), ""),
-		annotations: pairs(u.GetAnnotations(), lastApplied),
-		digest:      specDigest(u.Object["spec"]),
-		status:      u.Object["status"],
+		name:              u.GetName(),
+		namespace:         intern(u.GetNamespace()),
+		uid:               string(u.GetUID()),
+		resourceVersion:   u.GetResourceVersion(),
+		deletionTimestamp: u.GetDeletionTimestamp(),
+		apiVersion:        intern(u.GetAPIVersion()),
+		kind:              intern(u.GetKind()),
+		labels:            pack(pairs(u.GetLabels(), "")),
+		annotations:       pack(pairs(u.GetAnnotations(), lastApplied)),
+		finalizers:        pack(u.GetFinalizers()),
 	}
-	if f := u.GetFinalizers(); len(f) > 0 {
-		w.Finalizers = make([]string, len(f))
-		for i := range f {
-			w.Finalizers[i] = intern(f[i])
+	w.digest, _ = specDigest(u.Object["spec"])
+	if status, found := u.Object["status"]; found && status != nil {
+		raw, err := json.Marshal(status)
+		if err != nil {
+			return nil, fmt.Errorf("cache work %s: %w", objectName(u), err)
 		}
+		w.status = internJSON(raw)
 	}
 	manifests, _, _ := unstructured.NestedSlice(u.Object, "spec", "workload", "manifests")
-	w.heads = make([]manifestHead, len(manifests))
-	for i, m := range manifests {
+	heads := make([]string, 0, 4*len(manifests))
+	for _, m := range manifests {
 		obj, _ := m.(map[string]any)
 		mu := unstructured.Unstructured{Object: obj}
-		w.heads[i] = manifestHead{apiVersion: intern(mu.GetAPIVersion()), kind: intern(mu.GetKind()),
-			namespace: intern(mu.GetNamespace()), name: intern(mu.GetName())}
+		heads = append(heads, mu.GetAPIVersion(), mu.GetKind(), mu.GetNamespace(), mu.GetName())
 	}
+	w.heads = pack(heads)
 	return w, nil
 }
 
 // view returns the cached Work as a trimmed Work: its metadata, its
-// manifests' heads, its status, and specDigestKey.
+// manifests' heads, its status, and specDigestKey (empty when its spec
+// could not be encoded).
 func (w *cachedWork) view() *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]any{specDigestKey: w.digest}}
+	digest := ""
+	if w.digest != ([16]byte{}) {
+		digest = hex.EncodeToString(w.digest[:])
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{specDigestKey: digest}}
 	u.SetAPIVersion(w.apiVersion)
 	u.SetKind(w.kind)
-	u.SetName(w.Name)
-	u.SetNamespace(w.Namespace)
-	u.SetUID(w.UID)
-	u.SetResourceVersion(w.ResourceVersion)
-	u.SetDeletionTimestamp(w.DeletionTimestamp)
-	u.SetLabels(fromPairs(w.labels))
-	u.SetAnnotations(fromPairs(w.annotations))
-	u.SetFinalizers(w.Finalizers)
-	heads := make([]any, len(w.heads))
-	for i, h := range w.heads {
+	u.SetName(w.name)
+	u.SetNamespace(w.namespace)
+	u.SetUID(types.UID(w.uid))
+	u.SetResourceVersion(w.resourceVersion)
+	u.SetDeletionTimestamp(w.deletionTimestamp)
+	u.SetLabels(fromPairs(unpack(w.labels)))
+	u.SetAnnotations(fromPairs(unpack(w.annotations)))
+	u.SetFinalizers(unpack(w.finalizers))
+	fields := unpack(w.heads)
+	heads := make([]any, 0, len(fields)/4)
+	for i := 0; i+3 < len(fields); i += 4 {
 		m := &unstructured.Unstructured{Object: map[string]any{}}
-		m.SetAPIVersion(h.apiVersion)
-		m.SetKind(h.kind)
-		m.SetNamespace(h.namespace)
-		m.SetName(h.name)
-		heads[i] = m.Object
+		m.SetAPIVersion(fields[i])
+		m.SetKind(fields[i+1])
+		m.SetNamespace(fields[i+2])
+		m.SetName(fields[i+3])
+		heads = append(heads, m.Object)
 	}
 	u.Object["spec"] = map[string]any{"workload": map[string]any{"manifests": heads}}
 	if w.status != nil {
-		u.Object["status"] = w.status
+		var status any
+		if err := utiljson.Unmarshal(w.status, &status); err == nil {
+			u.Object["status"] = status
+		}
 	}
 	return u
 }
 
+// GetObjectMeta gives the informer's key functions and indexers (through
+// meta.Accessor) the Work's name and namespace.
+func (w *cachedWork) GetObjectMeta() metav1.Object {
+	return &metav1.ObjectMeta{Name: w.name, Namespace: w.namespace, UID: types.UID(w.uid),
+		ResourceVersion: w.resourceVersion, DeletionTimestamp: w.deletionTimestamp}
+}
+
 // DeepCopyObject and GetObjectKind make a cachedWork a runtime.Object, as
-// the informer's store expects its objects to be; nothing copies it.
+// the informer's store expects its objects to be. Its strings and JSON
+// are never changed, so copies share them.
 func (w *cachedWork) DeepCopyObject() runtime.Object {
 	c := *w
-	w.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
-	c.labels, c.annotations, c.heads = slices.Clone(w.labels), slices.Clone(w.annotations), slices.Clone(w.heads)
-	c.status = runtime.DeepCopyJSONValue(w.status)
+	c.deletionTimestamp = w.deletionTimestamp.DeepCopy()
 	return &c
 }
 
 func (w *cachedWork) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
 
-// pairs returns the entries of m but drop as interned key, value pairs,
-// sorted by key.
+// pairs returns the entries of m but drop as key, value pairs, sorted by
+// key.
 func pairs(m map[string]string, drop string) []string {
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if k != drop {
-			out = append(out, intern(k), intern(m[k]))
+			out = append(out, k, m[k])
 		}
 	}
 	return out
@@ -171,19 +194,51 @@ func fromPairs(p []string) map[string]string {
 	return m
 }
 
+// pack joins fields into one interned string, each field ended by a NUL
+// (which no Kubernetes name, label or annotation key holds; a value that
+// does cannot come back, and its Work is put right).
+func pack(fields []string) string {
+	if len(fields) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, f := range fields {
+		b.WriteString(f)
+		b.WriteByte(0)
+	}
+	return intern(b.String())
+}
+
+// unpack returns the fields pack joined; nil for none.
+func unpack(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
+}
+
 func intern(s string) string { return unique.Make(s).Value() }
+
+// internJSON interns a status's JSON: Works not yet applied all have the
+// same.
+func internJSON(raw []byte) []byte {
+	if len(raw) > 64 {
+		return raw
+	}
+	return []byte(intern(string(raw)))
+}
 
 // specDigest is the digest of a Work's spec: of its JSON, whose keys
 // encoding/json sorts, so that equal specs have equal digests whatever
-// their maps' order. A spec that cannot be encoded has none, and its Work
-// is never up to date.
-func specDigest(spec any) string {
+// their maps' order. A spec that cannot be encoded has none (false), and
+// its Work is never up to date.
+func specDigest(spec any) ([16]byte, bool) {
 	data, err := json.Marshal(spec)
 	if err != nil {
-		return ""
+		return [16]byte{}, false
 	}
 	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:16])
+	return [16]byte(sum[:16]), true
 }
 
 // upToDate reports whether applyWork would write nothing over the cached
@@ -202,7 +257,8 @@ func upToDate(cached, desired *unstructured.Unstructured) bool {
 	if !slices.Equal(mergeFinalizers(finalizers, desired.GetFinalizers()), finalizers) {
 		return false
 	}
-	return specDigest(mergeSpec(labels, desired)) == digest
+	want, ok := specDigest(mergeSpec(labels, desired))
+	return ok && hex.EncodeToString(want[:]) == digest
 }
 
 // holds reports whether m has every entry of sub.
@@ -213,18 +269,6 @@ func holds(m, sub map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// trimObject is the transform of the bindings' and the templates'
-// informers: their managedFields, which nothing in the controller reads
-// and which at fleet size are a good part of each object, are dropped.
-// An update of a cached binding keeps the stored managedFields: the API
-// server keeps them when an update has none.
-func trimObject(obj any) (any, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		unstructured.RemoveNestedField(u.Object, "metadata", "managedFields")
-	}
-	return obj, nil
 }
 
 // trimCaches sets the transforms of the Works' and the bindings'

@@ -18,29 +18,48 @@ import (
 // is the Works' part of BenchmarkFleet's heap, without an API server.
 func BenchmarkWorkCache(b *testing.B) {
 	const bindings, clusters = 5000, 20
-	for _, tc := range []struct {
-		name      string
-		transform cache.TransformFunc
-	}{
+	benchCache(b, []cacheCase{
 		{"whole", func(obj any) (any, error) { return obj, nil }},
 		{"cachedWork", trimWork},
-	} {
+	}, bindings*clusters, "heap-B/work", func(b *testing.B, transform cache.TransformFunc) any {
+		indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{
+			cache.NamespaceIndex: cache.MetaNamespaceIndexFunc, byBinding: indexWorkOwner})
+		for i := range bindings * clusters {
+			addTo(b, indexer, transform, serverWork(b, i/clusters, i%clusters))
+		}
+		return indexer
+	})
+}
+
+// cacheCase is one way of caching the objects of an informer: its
+// transform.
+type cacheCase struct {
+	name      string
+	transform cache.TransformFunc
+}
+
+// benchCache runs a sub-benchmark per case: fill caches n items' objects
+// through the case's transform, and the live heap it takes is reported
+// per item, in unit.
+func benchCache(b *testing.B, cases []cacheCase, n int, unit string, fill func(*testing.B, cache.TransformFunc) any) {
+	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			for range b.N {
-				indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{
-					cache.NamespaceIndex: cache.MetaNamespaceIndexFunc, byBinding: indexWorkOwner})
 				before := liveHeap()
-				for i := range bindings * clusters {
-					obj, err := tc.transform(serverWork(b, i/clusters, i%clusters))
-					require.NoError(b, err)
-					require.NoError(b, indexer.Add(obj))
-				}
+				kept := fill(b, tc.transform)
 				after := liveHeap()
-				b.ReportMetric(float64(after-before)/(bindings*clusters), "heap-B/work")
-				runtime.KeepAlive(indexer)
+				b.ReportMetric(float64(after-before)/float64(n), unit)
+				runtime.KeepAlive(kept)
 			}
 		})
 	}
+}
+
+// addTo adds obj, transformed, to indexer.
+func addTo(b *testing.B, indexer cache.Indexer, transform cache.TransformFunc, obj any) {
+	obj, err := transform(obj)
+	require.NoError(b, err)
+	require.NoError(b, indexer.Add(obj))
 }
 
 func liveHeap() uint64 {

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"encoding/hex"
 	"reflect"
 	"testing"
 
@@ -114,7 +115,9 @@ status: {conditions: [{type: Applied, status: "True"}]}`)
 	require.NoError(t, err)
 	got := trimmed.(*cachedWork).view()
 	digest := got.Object[specDigestKey]
-	assert.Equal(t, specDigest(work.Object["spec"]), digest)
+	want, ok := specDigest(work.Object["spec"])
+	require.True(t, ok)
+	assert.Equal(t, hex.EncodeToString(want[:]), digest)
 	delete(got.Object, specDigestKey)
 	assert.Equal(t, object(t, `
 apiVersion: work.karmada.io/v1alpha1

@@ -250,19 +250,29 @@ func (c *Controller) deleteWorks(ctx context.Context, key Key, selects func(*uns
 // each Work until the Works informer has seen it: until then the cache
 // is behind and the Work is read from the API server, and once it is
 // there the informer's event for it is the controller's own and is not
-// acted upon.
+// acted upon. A write the cache already holds when it is recorded (its
+// event came before the write's response) is not remembered: nothing
+// would come to forget it, and the Work would be read from the API
+// server at every reconcile.
 type writes struct {
+	cached func(key string) (resourceVersion string) // the Works informer's version of a Work; "" when none
+
 	mu   sync.Mutex
 	last map[string]string // namespace/name → resourceVersion
 }
 
 func (w *writes) record(u *unstructured.Unstructured) {
+	key := objectName(u)
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.cached != nil && w.cached(key) == u.GetResourceVersion() {
+		delete(w.last, key)
+		return
+	}
 	if w.last == nil {
 		w.last = map[string]string{}
 	}
-	w.last[objectName(u)] = u.GetResourceVersion()
+	w.last[key] = u.GetResourceVersion()
 }
 
 // pending reports whether the cache has not yet seen the last write of
