@@ -63,4 +63,3 @@ func newError(input string, err error) *Error {
 	}
 	return e
 }
-

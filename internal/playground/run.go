@@ -63,12 +63,12 @@ type runAllAnswer struct {
 // inputs are a RunRequest's texts decoded, with the error of each that
 // did not decode.
 type inputs struct {
-	set                 *customization.Set
-	registry            *interpreter.Registry
-	object, observed    *unstructured.Unstructured
-	statusItems         []interpreter.AggregatedStatusItem
-	replicas            int64
-	err                 *Error // of the customization or the object: every operation fails with it
+	set                   *customization.Set
+	registry              *interpreter.Registry
+	object, observed      *unstructured.Unstructured
+	statusItems           []interpreter.AggregatedStatusItem
+	replicas              int64
+	err                   *Error // of the customization or the object: every operation fails with it
 	observedErr, itemsErr *Error
 }
 

@@ -66,11 +66,7 @@ func (s *Server) test(r *http.Request, in *TestRequest) (*TestReport, error) {
 		out.Error = newError(InputCustomization, err)
 		return out, nil
 	}
-	cases, err := testsuite.Parse(InputTests, []byte(in.Tests))
-	if err != nil && len(cases) == 0 {
-		out.Error = newError(InputTests, err)
-		return out, nil
-	}
+	cases := testsuite.ParseAll(InputTests, []byte(in.Tests))
 	suite := &testsuite.Suite{Name: suiteName, Customizations: set, Cases: cases, Interpreter: layer}
 	results := suite.Run(r.Context(), nil, nil)
 	for _, res := range results {
