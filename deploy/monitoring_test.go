@@ -197,4 +197,3 @@ func (d dashboard) allPanels() []panel {
 	walk(d.Panels)
 	return out
 }
-
