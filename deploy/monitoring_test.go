@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
+
+	"github.com/luainterp/luainterp/internal/testenv"
 )
 
 // The monitoring files: the PrometheusRule, its promtool unit tests, the
@@ -42,27 +44,11 @@ func ruleGroups(t *testing.T) []byte {
 	return out
 }
 
-// promtool returns Prometheus' promtool (Debian's prometheus package). It
-// skips the test when there is none, but fails it under
-// LUAINTERP_REQUIRE_PROMTOOL=1 (CI).
-func promtool(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("promtool")
-	if err == nil {
-		return path
-	}
-	if os.Getenv("LUAINTERP_REQUIRE_PROMTOOL") == "1" {
-		t.Fatal("no promtool on $PATH, and LUAINTERP_REQUIRE_PROMTOOL=1 (apt-get install prometheus)")
-	}
-	t.Skip("no promtool on $PATH (apt-get install prometheus; LUAINTERP_REQUIRE_PROMTOOL=1 makes this a failure)")
-	return ""
-}
-
 // TestAlertsPromtool runs promtool check rules and promtool test rules on
 // the PrometheusRule's groups, written to a rule file beside a copy of
 // alerts_test.yaml.
 func TestAlertsPromtool(t *testing.T) {
-	bin := promtool(t)
+	bin := testenv.LookPath(t, "LUAINTERP_REQUIRE_PROMTOOL", "apt-get install prometheus", "promtool")
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "rules.yaml"), ruleGroups(t), 0o644))
 	tests, err := os.ReadFile(alertTests)

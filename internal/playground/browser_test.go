@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/luainterp/luainterp/internal/playground"
+	"github.com/luainterp/luainterp/internal/testenv"
 )
 
 // The customization of the browser test: the YAML around the script,
@@ -42,23 +42,15 @@ spec:
 )
 
 // chromium returns the browser to drive: $LUAINTERP_CHROMIUM, else the
-// first of Debian's and others' names on $PATH. It skips the test when
-// there is none, but fails it under LUAINTERP_REQUIRE_BROWSER=1 (CI).
+// first of Debian's and others' names on $PATH; without one, the test
+// skips, or fails under LUAINTERP_REQUIRE_BROWSER=1 (CI).
 func chromium(t *testing.T) string {
 	t.Helper()
 	if path := os.Getenv("LUAINTERP_CHROMIUM"); path != "" {
 		return path
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("LUAINTERP_REQUIRE_BROWSER") == "1" {
-		t.Fatal("no chromium on $PATH, and LUAINTERP_REQUIRE_BROWSER=1 (apt-get install chromium)")
-	}
-	t.Skip("no chromium on $PATH (apt-get install chromium; LUAINTERP_REQUIRE_BROWSER=1 makes this a failure)")
-	return ""
+	return testenv.LookPath(t, "LUAINTERP_REQUIRE_BROWSER", "apt-get install chromium",
+		"chromium", "chromium-browser", "google-chrome", "headless-shell")
 }
 
 // browser starts a headless Chromium for the test, with a fresh profile
