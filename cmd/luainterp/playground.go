@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os/exec"
@@ -108,6 +109,7 @@ func (o *playgroundOptions) server(cmd *cobra.Command, start playground.Start) *
 	return playground.New(
 		playground.WithStart(start),
 		playground.WithTimeout(o.timeout+time.Second),
+		playground.WithLogger(slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))),
 		playground.WithRegistry(func(set *customization.Set) (*interpreter.Registry, error) {
 			return newRegistry(withEngine(engine), withCustomizationSet(set))
 		}),

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"mime"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/luainterp/luainterp/interpreter"
@@ -111,6 +113,14 @@ func api[In, Out any](s *Server, handle func(*http.Request, *In) (Out, error)) h
 				writeJSON(w, http.StatusInternalServerError, errorBody(fmt.Sprintf("internal error: %v", p)))
 			}
 		}()
+		if err := sameOrigin(r); err != nil {
+			writeJSON(w, http.StatusForbidden, errorBody(err.Error()))
+			return
+		}
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+			writeJSON(w, http.StatusUnsupportedMediaType, errorBody("request body: want Content-Type application/json"))
+			return
+		}
 		in := new(In)
 		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
 		dec.DisallowUnknownFields()
@@ -130,6 +140,21 @@ func api[In, Out any](s *Server, handle func(*http.Request, *In) (Out, error)) h
 			writeJSON(w, http.StatusOK, out)
 		}
 	}
+}
+
+// sameOrigin refuses a call a browser sends from another site's page: a
+// page may POST to a server on loopback, but its Origin then names
+// another host than the one the call is for.
+func sameOrigin(r *http.Request) error {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host != r.Host {
+		return fmt.Errorf("a call from the page of %s is refused: only the playground's own page may call its API", origin)
+	}
+	return nil
 }
 
 func errorBody(msg string) map[string]*Error { return map[string]*Error{"error": {Message: msg}} }

@@ -168,6 +168,37 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
+func TestCallsFromOtherSitesRefused(t *testing.T) {
+	srv, _ := start(t)
+	tests := []struct {
+		name, contentType, origin string
+		status                    int
+		want                      string
+	}{
+		{"a form's plain text", "text/plain", "", http.StatusUnsupportedMediaType, "request body: want Content-Type application/json"},
+		{"another site's page", "application/json", "http://example.com", http.StatusForbidden,
+			"a call from the page of http://example.com is refused: only the playground's own page may call its API"},
+		{"the playground's page", "application/json", srv.URL, http.StatusBadRequest, "operation: unknown operation \"\": want one of InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/run", strings.NewReader("{}"))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", tt.contentType)
+			if tt.origin != "" {
+				req.Header.Set("Origin", tt.origin)
+			}
+			resp, err := srv.Client().Do(req)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			assert.Equal(t, tt.status, resp.StatusCode)
+			var got struct{ Error playground.Error }
+			require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
+			assert.Equal(t, tt.want, got.Error.Message)
+		})
+	}
+}
+
 func TestPageIsEmbedded(t *testing.T) {
 	srv, _ := start(t)
 	for _, path := range []string{"/", "/app.js", "/editor.js", "/diff.js", "/style.css"} {
