@@ -2,6 +2,7 @@ package playground_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -144,54 +145,41 @@ func TestRunAll(t *testing.T) {
 	}, layers)
 }
 
+// TestBadRequests checks the calls refused before any script runs: what
+// is not JSON, too large or names no operation (400), a body not sent as
+// JSON (415), and a call from another site's page (403).
 func TestBadRequests(t *testing.T) {
 	srv, _ := start(t)
+	const ops = "InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency"
 	tests := []struct {
-		name, path, body, want string
+		name, path, body    string
+		contentType, origin string
+		status              int
+		want                string
 	}{
-		{"not JSON", "/api/run", "{", "request body: unexpected EOF"},
-		{"wrong type", "/api/run", `{"customization": 1}`, "request body: json: cannot unmarshal number into Go struct field RunRequest.customization of type string"},
-		{"unknown field", "/api/test", `{"suite": "x"}`, `request body: json: unknown field "suite"`},
-		{"unknown operation", "/api/run", `{"operation": "Nope"}`, `operation: unknown operation "Nope": want one of InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency`},
-		{"too large", "/api/run", `{"customization": "` + strings.Repeat("x", playground.MaxBody) + `"}`, "request body: http: request body too large"},
+		{name: "not JSON", path: "/api/run", body: "{", want: "request body: unexpected EOF"},
+		{name: "wrong type", path: "/api/run", body: `{"customization": 1}`, want: "request body: json: cannot unmarshal number into Go struct field RunRequest.customization of type string"},
+		{name: "unknown field", path: "/api/test", body: `{"suite": "x"}`, want: `request body: json: unknown field "suite"`},
+		{name: "unknown operation", path: "/api/run", body: `{"operation": "Nope"}`, want: `operation: unknown operation "Nope": want one of ` + ops},
+		{name: "too large", path: "/api/run", body: `{"customization": "` + strings.Repeat("x", playground.MaxBody) + `"}`, want: "request body: http: request body too large"},
+		{name: "the playground's own page", path: "/api/run", body: "{}", origin: srv.URL, want: `operation: unknown operation "": want one of ` + ops},
+		{name: "a form's plain text", path: "/api/run", body: "{}", contentType: "text/plain",
+			status: http.StatusUnsupportedMediaType, want: "request body: want Content-Type application/json"},
+		{name: "another site's page", path: "/api/run", body: "{}", origin: "http://example.com", status: http.StatusForbidden,
+			want: "a call from the page of http://example.com is refused: only the playground's own page may call its API"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := srv.Client().Post(srv.URL+tt.path, "application/json", strings.NewReader(tt.body))
+			req, err := http.NewRequest(http.MethodPost, srv.URL+tt.path, strings.NewReader(tt.body))
 			require.NoError(t, err)
-			defer resp.Body.Close()
-			assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
-			var got struct{ Error playground.Error }
-			require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
-			assert.Equal(t, tt.want, got.Error.Message)
-		})
-	}
-}
-
-func TestCallsFromOtherSitesRefused(t *testing.T) {
-	srv, _ := start(t)
-	tests := []struct {
-		name, contentType, origin string
-		status                    int
-		want                      string
-	}{
-		{"a form's plain text", "text/plain", "", http.StatusUnsupportedMediaType, "request body: want Content-Type application/json"},
-		{"another site's page", "application/json", "http://example.com", http.StatusForbidden,
-			"a call from the page of http://example.com is refused: only the playground's own page may call its API"},
-		{"the playground's page", "application/json", srv.URL, http.StatusBadRequest, "operation: unknown operation \"\": want one of InterpretReplica, ReviseReplica, InterpretComponent, Retain, AggregateStatus, InterpretStatus, InterpretHealth, InterpretDependency"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/run", strings.NewReader("{}"))
-			require.NoError(t, err)
-			req.Header.Set("Content-Type", tt.contentType)
+			req.Header.Set("Content-Type", cmp.Or(tt.contentType, "application/json"))
 			if tt.origin != "" {
 				req.Header.Set("Origin", tt.origin)
 			}
 			resp, err := srv.Client().Do(req)
 			require.NoError(t, err)
 			defer resp.Body.Close()
-			assert.Equal(t, tt.status, resp.StatusCode)
+			assert.Equal(t, cmp.Or(tt.status, http.StatusBadRequest), resp.StatusCode)
 			var got struct{ Error playground.Error }
 			require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
 			assert.Equal(t, tt.want, got.Error.Message)
