@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: build install run test bench bench-overload bench-serve bench-controller bench-admission bench-fleet lint fmt envtest image
+.PHONY: build install run test bench bench-overload bench-serve bench-controller bench-admission bench-fleet lint fmt envtest image playground-screenshot
 
 # The kube-apiserver and etcd of the integration tests (internal/testenv),
 # built by hack/envtest-binaries.sh; `make test` uses them when they are there.
@@ -102,6 +102,12 @@ bench-fleet:
 		KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -run '^$$' -bench "BenchmarkFleet/$$size\$$" \
 			-benchtime 1x -timeout 90m ./kube/controller/ || exit 1; \
 	done
+
+# docs/playground.png: the playground's page in headless Chromium (apt-get
+# install chromium), its test cases run, written by its browser test.
+playground-screenshot:
+	LUAINTERP_REQUIRE_BROWSER=1 LUAINTERP_PLAYGROUND_SCREENSHOT=$(CURDIR)/docs/playground.png \
+		$(GO) test -count=1 -run '^TestPlaygroundInBrowser$$' ./internal/playground/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

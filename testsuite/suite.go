@@ -95,9 +95,7 @@ func Load(f Found, layer LayerFunc, opts ...Option) (*Suite, error) {
 			s.Cases = append(s.Cases, &Case{Source: Source{File: shown}, Err: err})
 			continue
 		}
-		cases, err := Parse(shown, data, opts...)
-		s.Cases = append(s.Cases, cases...)
-		s.Cases = append(s.Cases, unreadCases(err, cases)...)
+		s.Cases = append(s.Cases, ParseAll(shown, data, opts...)...)
 	}
 	slices.SortStableFunc(s.Cases, func(a, b *Case) int {
 		return cmp.Or(cmp.Compare(a.Source.File, b.Source.File), cmp.Compare(a.Source.Document, b.Source.Document))
@@ -108,6 +106,14 @@ func Load(f Found, layer LayerFunc, opts ...Option) (*Suite, error) {
 	}
 	s.Interpreter, err = layer(s.Customizations)
 	return s, err
+}
+
+// ParseAll is Parse for a runner that reports every document of a file:
+// each document that cannot be read becomes a case holding its errors
+// (Case.Err), which fails alone, after the cases that could be read.
+func ParseAll(file string, data []byte, opts ...Option) []*Case {
+	cases, err := Parse(file, data, opts...)
+	return append(cases, unreadCases(err, cases)...)
 }
 
 // unreadCases returns a case for each document the error of Parse names,

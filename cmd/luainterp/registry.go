@@ -21,6 +21,7 @@ import (
 // registryConfig is what newRegistry wires; see the registryOptions.
 type registryConfig struct {
 	customizations []string
+	set            *customization.Set // customizations already read (withCustomizationSet)
 	stdin          io.Reader
 	stderr         io.Writer
 	engine         *luavm.Engine
@@ -42,6 +43,12 @@ func addCustomizationFlag(f *pflag.FlagSet, paths *[]string) {
 // files and directories on top of the other layers ("-" reads stdin).
 func withCustomizations(paths ...string) registryOption {
 	return func(c *registryConfig) { c.customizations = append(c.customizations, paths...) }
+}
+
+// withCustomizationSet puts the customizations of set on top of the
+// other layers, in place of files (the playground's editor).
+func withCustomizationSet(set *customization.Set) registryOption {
+	return func(c *registryConfig) { c.set = set }
 }
 
 // withIO takes the command's standard input (for "-") and standard error
@@ -98,13 +105,17 @@ func newRegistry(opts ...registryOption) (*interpreter.Registry, error) {
 		}
 		reg.Set(interpreter.LayerArgoCD, argocd.New(engine, c))
 	}
-	if len(cfg.customizations) == 0 {
-		return reg, nil
-	}
-	set, err := customization.Loader{Stdin: cfg.stdin}.Load(cfg.customizations...)
-	printWarnings(cfg.stderr, set.Warnings)
-	if err != nil {
-		return nil, err
+	set := cfg.set
+	if set == nil {
+		if len(cfg.customizations) == 0 {
+			return reg, nil
+		}
+		var err error
+		set, err = customization.Loader{Stdin: cfg.stdin}.Load(cfg.customizations...)
+		printWarnings(cfg.stderr, set.Warnings)
+		if err != nil {
+			return nil, err
+		}
 	}
 	layer, err := customization.NewLayer(engine, set)
 	if err != nil {

@@ -36,7 +36,7 @@ func newRootCommand() *cobra.Command {
 		commands []*cobra.Command
 	}{
 		{cobra.Group{ID: "hooks", Title: "Write and test hooks:"},
-			[]*cobra.Command{newInitCommand(), newInterpretCommand(), newTestCommand(), newArgoCDCommand(), newLayersCommand()}},
+			[]*cobra.Command{newInitCommand(), newInterpretCommand(), newTestCommand(), newPlaygroundCommand(), newArgoCDCommand(), newLayersCommand()}},
 		{cobra.Group{ID: "control-plane", Title: "Run in a control plane:"},
 			[]*cobra.Command{newServeCommand(), newControllerCommand()}},
 		{cobra.Group{ID: "offline", Title: "Work out offline what Karmada would do:"},

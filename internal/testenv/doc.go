@@ -23,4 +23,8 @@
 // The API server presents a client certificate to every admission
 // webhook, as one set up with an AdmissionConfiguration does; its CA is
 // Env.WebhookClientCA.
+//
+// LookPath does the same for a program a test runs (Chromium, promtool):
+// skipped without it, failed without it when the test's LUAINTERP_REQUIRE_*
+// variable is 1.
 package testenv

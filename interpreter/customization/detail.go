@@ -59,3 +59,13 @@ func (e *Error) where(luaLine int) string {
 	}
 	return fmt.Sprintf("%s (Lua line %d)", e.File, luaLine)
 }
+
+// FileLine maps a line of the failing script, such as a frame's of the
+// Lua stack, to its line in the file; 0 when the error is not a script's
+// or its lines do not map (a quoted JSON string).
+func (e *Error) FileLine(luaLine int) int {
+	if e.script == nil {
+		return 0
+	}
+	return e.script.fileLine(luaLine)
+}
