@@ -104,7 +104,7 @@ func inputs(spec, full map[string]any) []Case {
 		{Name: "revised to three replicas", Operation: interpreter.ReviseReplica.String(), ObservedObj: spec, InputReplicas: 3},
 		{Name: "one component", Operation: interpreter.InterpretComponent.String(), ObservedObj: spec},
 		{Name: "retains nothing of the member's object", Operation: interpreter.Retain.String(), DesiredObj: spec, ObservedObj: full},
-		{Name: "aggregates two members", Operation: interpreter.AggregateStatus.String(), DesiredObj: spec,
+		{Name: "aggregates two members", Operation: interpreter.AggregateStatus.String(), DesiredObj: full,
 			StatusItems: []interpreter.AggregatedStatusItem{item("member1"), item("member2")}},
 		{Name: "reflects the whole status", Operation: interpreter.InterpretStatus.String(), ObservedObj: full},
 		{Name: "healthy when ready", Operation: interpreter.InterpretHealth.String(), ObservedObj: full},

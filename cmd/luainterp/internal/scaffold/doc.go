@@ -11,10 +11,15 @@
 // and a pod template in spec.template. With a CRD's openAPIV3Schema (see
 // ReadCRD), it holds what the schema requires, spec.replicas when the
 // schema has it, the first pod template under spec (an object whose spec
-// has containers) with one container asking for resources, and a status
-// with the schema's integer fields, observedGeneration and a Ready
-// condition where the schema has them. Values come from the schema's
-// default, example or enum where it gives one.
+// has containers) with one container asking for resources, and, when the
+// schema has one, a status with its required fields, its integer fields,
+// observedGeneration and a Ready condition (with the fields its item
+// schema declares). Values come from the schema's default, example or
+// enum where it gives one; strings match its pattern and format. A
+// required object or list is never empty (an empty Lua table is no
+// object, so it would not survive a script), a cluster-scoped kind has no
+// namespace, and the sample holds only the fields the schema declares, so
+// that the cases validate against the CRD.
 //
 // # The scripts
 //

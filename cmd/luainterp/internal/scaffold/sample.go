@@ -1,7 +1,6 @@
 package scaffold
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 
@@ -92,57 +91,49 @@ func keepsUnknown(s apiextv1.JSONSchemaProps) bool {
 }
 
 // sampleObject returns the sample object of a target: apiVersion, kind,
-// metadata, a spec and, when withStatus, a status.
+// metadata (a namespace unless the kind is cluster-scoped), a spec and,
+// when withStatus and the schema has one, a status. Both hold only what
+// the schema declares.
 func sampleObject(t Target, f fields, withStatus bool) map[string]any {
+	meta := map[string]any{"name": "sample", "generation": int64(1)}
+	if !t.ClusterScoped {
+		meta["namespace"] = "default"
+	}
 	obj := map[string]any{
 		"apiVersion": t.GVK.GroupVersion().String(),
 		"kind":       t.GVK.Kind,
-		"metadata":   map[string]any{"name": "sample", "namespace": "default", "generation": int64(1)},
+		"metadata":   meta,
 	}
-	var specSchema, statusSchema *apiextv1.JSONSchemaProps
-	if t.Schema != nil {
-		if s, ok := t.Schema.Properties["spec"]; ok {
-			specSchema = &s
-		}
-		if s, ok := t.Schema.Properties["status"]; ok {
-			statusSchema = &s
-		}
-	}
-	spec, _ := required(specSchema, 0).(map[string]any)
-	if spec == nil {
-		spec = map[string]any{}
-	}
-	obj["spec"] = spec
-	if sel, ok := spec["selector"].(map[string]any); ok && len(sel) == 0 && hasLabelSelector(specSchema) {
-		// A required label selector, which {} would not satisfy once a
-		// script returns it (an empty table is no object in Lua): the
-		// pod template's labels.
-		spec["selector"] = map[string]any{"matchLabels": map[string]any{"app": "sample"}}
-	}
-	if f.replicas != nil {
+	if t.Schema == nil {
 		set(obj, f.replicas, int64(sampleReplicas))
-	}
-	if f.podTemplate != nil {
 		set(obj, f.podTemplate, podTemplate())
+		if withStatus {
+			obj["status"] = sampleStatus(nil)
+		}
+		return obj
 	}
-	if withStatus {
-		obj["status"] = sampleStatus(statusSchema)
+	if specSchema, ok := t.Schema.Properties["spec"]; ok {
+		spec, _ := required(&specSchema, 0).(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+		}
+		obj["spec"] = spec
+		if f.replicas != nil {
+			set(obj, f.replicas, int64(sampleReplicas))
+		}
+		if f.podTemplate != nil {
+			set(obj, f.podTemplate, podTemplate())
+		}
+		if len(spec) == 0 && slices.Contains(t.Schema.Required, "spec") {
+			// An empty spec would not survive a script: one field.
+			obj["spec"], _ = full(&specSchema, 0)
+		}
+		obj["spec"] = prune(obj["spec"], &specSchema)
+	}
+	if statusSchema, ok := t.Schema.Properties["status"]; ok && withStatus {
+		obj["status"] = prune(sampleStatus(&statusSchema), &statusSchema)
 	}
 	return obj
-}
-
-// hasLabelSelector reports whether the spec's selector is a label
-// selector (it has matchLabels).
-func hasLabelSelector(spec *apiextv1.JSONSchemaProps) bool {
-	if spec == nil {
-		return false
-	}
-	sel, ok := spec.Properties["selector"]
-	if !ok {
-		return false
-	}
-	_, ok = sel.Properties["matchLabels"]
-	return ok
 }
 
 // podTemplate is the sample's pod template: one container asking for
@@ -160,116 +151,6 @@ func podTemplate() map[string]any {
 			}},
 		},
 	}
-}
-
-// sampleStatus returns a status: every integer field of the schema's top
-// level (all of them replica counts, as far as a sample can tell), its
-// observedGeneration and a Ready condition where the schema has them;
-// without a schema, those of a Deployment.
-func sampleStatus(s *apiextv1.JSONSchemaProps) map[string]any {
-	ready := []any{map[string]any{"type": "Ready", "status": "True", "reason": "Sample"}}
-	if s == nil {
-		return map[string]any{"observedGeneration": int64(1), "replicas": int64(sampleReplicas),
-			"readyReplicas": int64(sampleReplicas), "conditions": ready}
-	}
-	status := map[string]any{}
-	for name, p := range s.Properties {
-		switch {
-		case name == "observedGeneration":
-			status[name] = int64(1)
-		case name == "conditions" && p.Type == "array":
-			status[name] = ready
-		case p.Type == "integer":
-			status[name] = int64(sampleReplicas)
-		}
-	}
-	return status
-}
-
-// maxDepth bounds how deep required fields are filled in.
-const maxDepth = 12
-
-// required returns a value for s holding its required fields only (nil
-// for a nil schema).
-func required(s *apiextv1.JSONSchemaProps, depth int) any {
-	if s == nil {
-		return nil
-	}
-	if v, ok := schemaValue(s); ok {
-		return v
-	}
-	switch s.Type {
-	case "object":
-		obj := map[string]any{}
-		if depth < maxDepth {
-			for _, name := range s.Required {
-				if p, ok := s.Properties[name]; ok {
-					obj[name] = required(&p, depth+1)
-				}
-			}
-		}
-		return obj
-	case "array":
-		if s.MinItems == nil || *s.MinItems == 0 || s.Items == nil || s.Items.Schema == nil || depth >= maxDepth {
-			return []any{}
-		}
-		return []any{required(s.Items.Schema, depth+1)}
-	case "integer", "number":
-		if s.Minimum != nil {
-			return int64(*s.Minimum)
-		}
-		return int64(1)
-	case "boolean":
-		return false
-	case "string":
-		if s.Format == "date-time" {
-			return "2024-01-01T00:00:00Z"
-		}
-		return "sample"
-	}
-	if s.XIntOrString {
-		return int64(1)
-	}
-	return map[string]any{}
-}
-
-// schemaValue is the value the schema gives: its default, else its
-// example, else its first enum value.
-func schemaValue(s *apiextv1.JSONSchemaProps) (any, bool) {
-	for _, js := range []*apiextv1.JSON{s.Default, s.Example} {
-		if js != nil {
-			var v any
-			if json.Unmarshal(js.Raw, &v) == nil && v != nil {
-				return jsonInts(v), true
-			}
-		}
-	}
-	if len(s.Enum) > 0 {
-		var v any
-		if json.Unmarshal(s.Enum[0].Raw, &v) == nil && v != nil {
-			return jsonInts(v), true
-		}
-	}
-	return nil, false
-}
-
-// jsonInts turns the whole float64s of a decoded JSON value into int64.
-func jsonInts(v any) any {
-	switch v := v.(type) {
-	case float64:
-		if v == float64(int64(v)) {
-			return int64(v)
-		}
-	case map[string]any:
-		for k, e := range v {
-			v[k] = jsonInts(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = jsonInts(e)
-		}
-	}
-	return v
 }
 
 // set sets the field at path in obj, making the objects on the way.

@@ -24,6 +24,8 @@ type Target struct {
 	CRD []byte
 	// CRDName is its metadata.name.
 	CRDName string
+	// ClusterScoped is whether the kind's objects have no namespace.
+	ClusterScoped bool
 }
 
 // ErrNotCRD is the error of ReadCRD for a file that holds no
@@ -80,7 +82,8 @@ func crdTarget(crd *apiextv1.CustomResourceDefinition, gvk schema.GroupVersionKi
 		if v.Name != gvk.Version && (gvk.Version != "" || !v.Storage) {
 			continue
 		}
-		t := Target{GVK: schema.GroupVersionKind{Group: s.Group, Version: v.Name, Kind: s.Names.Kind}}
+		t := Target{GVK: schema.GroupVersionKind{Group: s.Group, Version: v.Name, Kind: s.Names.Kind},
+			ClusterScoped: s.Scope == apiextv1.ClusterScoped}
 		if v.Schema != nil {
 			t.Schema = v.Schema.OpenAPIV3Schema
 		}
