@@ -107,7 +107,7 @@ bench-fleet:
 # install chromium), its test cases run, written by its browser test.
 playground-screenshot:
 	LUAINTERP_REQUIRE_BROWSER=1 LUAINTERP_PLAYGROUND_SCREENSHOT=$(CURDIR)/docs/playground.png \
-		$(GO) test -count=1 -run '^TestPlaygroundInBrowser$$' ./internal/playground/
+		$(GO) test -count=1 -run '^TestPlaygroundInBrowser$$' ./cmd/luainterp/internal/playground/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

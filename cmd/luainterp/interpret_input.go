@@ -6,8 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/objectinput"
 	"github.com/luainterp/luainterp/internal/manifest"
-	"github.com/luainterp/luainterp/internal/objectinput"
 	"github.com/luainterp/luainterp/interpreter"
 )
 

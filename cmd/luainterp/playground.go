@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/playground"
 	"github.com/luainterp/luainterp/cmd/luainterp/internal/serveconfig"
-	"github.com/luainterp/luainterp/internal/playground"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/playground"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/playground"
 )
 
 func TestPlaygroundFlags(t *testing.T) {

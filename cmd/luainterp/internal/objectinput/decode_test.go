@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/objectinput"
 	"github.com/luainterp/luainterp/internal/manifest"
-	"github.com/luainterp/luainterp/internal/objectinput"
 )
 
 func docs(text string) []manifest.Document {

@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/objectinput"
 	"github.com/luainterp/luainterp/internal/manifest"
-	"github.com/luainterp/luainterp/internal/objectinput"
 	"github.com/luainterp/luainterp/interpreter"
 	"github.com/luainterp/luainterp/interpreter/customization"
 	"github.com/luainterp/luainterp/interpreter/luavm"

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/playground"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/playground"
 )
 
 // start serves a playground on loopback for the test.

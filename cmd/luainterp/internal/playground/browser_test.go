@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/playground"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/playground"
 	"github.com/luainterp/luainterp/internal/testenv"
 )
 

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/luainterp/luainterp/internal/playground"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/playground"
 )
 
 // BenchmarkPlaygroundRun is one /api/run over loopback HTTP: decoding the

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/luainterp/luainterp/internal/playground"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/playground"
 )
 
 func TestTestCases(t *testing.T) {
@@ -69,7 +69,7 @@ func TestSaveAsTestCase(t *testing.T) {
 }
 
 func TestLoadStart(t *testing.T) {
-	st, err := playground.LoadStart("../../examples/rabbitmq", "")
+	st, err := playground.LoadStart("../../../../examples/rabbitmq", "")
 	require.NoError(t, err)
 	assert.Contains(t, st.Customization, "kind: RabbitmqCluster")
 	assert.Contains(t, st.Tests, "operation: InterpretDependency")
