@@ -126,7 +126,7 @@ func (m *Manager) elector(k int) (*leader.Elector, error) {
 	return leader.New(m.client, m.namespace, m.leaseName(k),
 		leader.WithIdentity(m.o.identity), leader.WithLeaseDuration(m.o.leaseDuration),
 		leader.WithRenewDeadline(m.o.renewDeadline), leader.WithRetryPeriod(m.o.retryPeriod),
-		leader.WithLogger(m.o.log), leader.WithMetrics(m.o.leaderMetrics),
+		leader.WithLogger(slog.New(gateQuiet{m.o.log.Handler()})), leader.WithMetrics(m.o.leaderMetrics),
 		leader.WithAcquireGate(func(take func() error) error { return m.gate(k, take) }))
 }
 
