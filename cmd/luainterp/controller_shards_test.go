@@ -499,4 +499,3 @@ func tail(s string, n int) string {
 	}
 	return s
 }
-

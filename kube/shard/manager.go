@@ -38,10 +38,10 @@ type Manager struct {
 type slot struct {
 	elector *leader.Elector    // the current candidacy's
 	release context.CancelFunc // ends the current candidacy: hands the shard over
-	taking  bool            // an attempt to take it is under way (the gate)
-	taken   bool            // taken, its function not started yet
-	holding bool            // its function runs: the shard is held
-	ack     chan struct{}   // closed once no function runs with the shard, after holding ended
+	taking  bool               // an attempt to take it is under way (the gate)
+	taken   bool               // taken, its function not started yet
+	holding bool               // its function runs: the shard is held
+	ack     chan struct{}      // closed once no function runs with the shard, after holding ended
 }
 
 // options are what the Options set.
@@ -66,7 +66,9 @@ func WithIdentity(id string) Option { return func(o *options) { o.identity = id 
 // WithTerms are the terms of every shard's Lease, as kube/leader's
 // options (its defaults otherwise).
 func WithTerms(leaseDuration, renewDeadline, retryPeriod time.Duration) Option {
-	return func(o *options) { o.leaseDuration, o.renewDeadline, o.retryPeriod = leaseDuration, renewDeadline, retryPeriod }
+	return func(o *options) {
+		o.leaseDuration, o.renewDeadline, o.retryPeriod = leaseDuration, renewDeadline, retryPeriod
+	}
 }
 
 // WithSettle is how long the held set must stay unchanged before the

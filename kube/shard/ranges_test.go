@@ -79,4 +79,3 @@ func TestSetMatchesTheAPIServer(t *testing.T) {
 		})
 	}
 }
-
