@@ -11,6 +11,8 @@
 //   - luainterp.yaml: the webhook server's Deployment and Service;
 //   - controller.yaml: the controller's Deployment (two replicas, one
 //     leading) and its metrics Service;
+//   - controller-sharded.yaml: the same controller as replicas sharing
+//     the bindings (--shards), with its Leases' Role, in its place;
 //   - admission.yaml: the ValidatingWebhookConfiguration of
 //     ResourceInterpreterCustomizations;
 //   - interpreter-webhook.yaml: the ResourceInterpreterWebhookConfiguration

@@ -17,7 +17,7 @@ var manifests = []string{
 	"namespace.yaml",
 	"rbac.yaml", "controller-rbac.yaml",
 	"cert-manager.yaml",
-	"luainterp.yaml", "controller.yaml",
+	"luainterp.yaml", "controller.yaml", "controller-sharded.yaml",
 	"admission.yaml", "interpreter-webhook.yaml",
 }
 

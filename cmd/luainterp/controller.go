@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -41,6 +42,7 @@ type controllerOptions struct {
 	outputLimit       serveconfig.Bytes
 	kube              kubeOptions
 	leader            leaderOptions
+	shards            shardOptions
 	argocd            argocdFlags
 }
 
@@ -144,6 +146,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	o.kube.addFlags(f)
 	o.argocd.addServe(f)
 	o.leader.addFlags(f)
+	o.shards.addFlags(f)
 	return cmd
 }
 
@@ -167,6 +170,8 @@ func (o *controllerOptions) check() error {
 		return errors.New("--watch: no customization files (-f) to watch")
 	case o.failover.check() != nil:
 		return o.failover.check()
+	case o.shards.check() != nil:
+		return o.shards.check()
 	}
 	return checkStdin(fileFlag{"-f", o.customizations}, fileFlag{"--webhook-config", o.webhookConfigs})
 }
@@ -183,6 +188,9 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 	defer stop()
 
 	gatherer := newGatherer()
+	if o.shards.n > 1 {
+		return o.runSharded(ctx, cmd, log, gatherer)
+	}
 	if err := o.leader.setup(&o.kube, log, gatherer); err != nil {
 		return err
 	}
@@ -203,6 +211,21 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 // controller wires the controller: the live registry (files and API
 // server) and the client, its metrics registered in gatherer.
 func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, log *slog.Logger, gatherer *prometheus.Registry) (*controller.Controller, error) {
+	newController, err := o.wire(ctx, cmd, log, gatherer)
+	if err != nil {
+		return nil, err
+	}
+	var opts []controller.Option
+	if o.leader.elector != nil {
+		opts = append(opts, controller.WithFence(o.leader.elector.Fence))
+	}
+	return newController(opts...)
+}
+
+// wire starts the live registry (files and API server) and returns a
+// maker of controllers on it, with the client and the options of the
+// flags, their metrics registered in gatherer once.
+func (o *controllerOptions) wire(ctx context.Context, cmd *cobra.Command, log *slog.Logger, gatherer *prometheus.Registry) (func(...controller.Option) (*controller.Controller, error), error) {
 	sourceMetrics := source.NewMetrics()
 	metrics := controller.NewMetrics()
 	gatherer.MustRegister(sourceMetrics, metrics)
@@ -236,10 +259,9 @@ func (o *controllerOptions) controller(ctx context.Context, cmd *cobra.Command, 
 		controller.WithWorkers(o.workers), controller.WithResync(o.resync), controller.WithRetryLimits(o.retry), controller.WithPipelineOptions(pipeline...),
 		controller.WithAggregateStatus(o.aggregateStatus), controller.WithCustomizationRefs(live.source.Reference)}
 	opts = append(opts, o.failover.options(o.failoverInjection)...)
-	if o.leader.elector != nil {
-		opts = append(opts, controller.WithFence(o.leader.elector.Fence))
-	}
-	return controller.New(cfg, live.reg, opts...)
+	return func(extra ...controller.Option) (*controller.Controller, error) {
+		return controller.New(cfg, live.reg, append(slices.Clone(opts), extra...)...)
+	}, nil
 }
 
 // serveMetrics serves handler on addr in the background; Close stops it.

@@ -25,6 +25,7 @@ import (
 
 	"github.com/luainterp/luainterp/binding"
 	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/kube/shard"
 )
 
 // DefaultWorkers is how many bindings are reconciled at once by default.
@@ -101,7 +102,7 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig[Key](backoff,
 			workqueue.TypedRateLimitingQueueConfig[Key]{Name: "bindings"}),
 		backoff: backoff,
-		factory: dynamicinformer.NewDynamicSharedInformerFactory(watch, o.resync),
+		factory: newFactory(watch, o.resync, o.shards),
 	}
 	if c.status, err = newStatusLoop(cfg, interp, &o); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
@@ -240,6 +241,7 @@ type options struct {
 	noStatus bool // WithAggregateStatus(false)
 	// customizations finds the customization objects for HookFailed Events (WithCustomizationRefs).
 	customizations CustomizationRefs
+	shards         *shard.Set // WithShards; nil: every binding
 }
 
 // Option configures a Controller.

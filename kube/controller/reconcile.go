@@ -147,6 +147,7 @@ func (c *Controller) sync(ctx context.Context, u *unstructured.Unstructured, b *
 	}
 	writes := 0
 	for _, w := range out.Works() {
+		c.labelWork(u, w)
 		wrote, err := c.applyWork(ctx, key, w)
 		if wrote {
 			writes++

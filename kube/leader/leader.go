@@ -52,6 +52,7 @@ type options struct {
 	release       bool
 	log           *slog.Logger
 	metrics       *Metrics
+	gate          func(take func() error) error
 }
 
 // Option configures an Elector.
@@ -83,6 +84,15 @@ func WithLogger(log *slog.Logger) Option { return func(o *options) { o.log = log
 
 // WithMetrics records leadership in m.
 func WithMetrics(m *Metrics) Option { return func(o *options) { o.metrics = m } }
+
+// WithAcquireGate makes every attempt to take the Lease (not a renewal)
+// go through gate: it calls take to write the Lease and returns its
+// error, or returns an error of its own without calling it, and the
+// candidate stays a standby until its next try. kube/shard uses it so
+// that a replica holding its share of the shards takes no more.
+func WithAcquireGate(gate func(take func() error) error) Option {
+	return func(o *options) { o.gate = gate }
+}
 
 // New returns an Elector for the Lease namespace/name, which it creates
 // if need be, through client.

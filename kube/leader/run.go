@@ -160,10 +160,13 @@ func (l *guardedLock) Get(ctx context.Context) (*resourcelock.LeaderElectionReco
 }
 
 func (l *guardedLock) Update(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
+	l.mu.Lock()
+	holder := l.holder
+	l.mu.Unlock()
+	if rec.HolderIdentity != "" && holder != rec.HolderIdentity {
+		return l.take(func() error { return l.update(ctx, rec) })
+	}
 	if rec.HolderIdentity == "" {
-		l.mu.Lock()
-		holder := l.holder
-		l.mu.Unlock()
 		if holder != l.elector.Identity() {
 			l.elector.opts.log.Info("not releasing the lease: another candidate holds it", "lease", l.elector.Lease(), "holder", holder)
 			return nil
@@ -172,10 +175,17 @@ func (l *guardedLock) Update(ctx context.Context, rec resourcelock.LeaderElectio
 			return err
 		}
 	}
+	return l.update(ctx, rec)
+}
+
+func (l *guardedLock) update(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
 	sent := time.Now()
 	if err := l.Interface.Update(ctx, rec); err != nil {
 		return err
 	}
+	l.mu.Lock()
+	l.holder = rec.HolderIdentity
+	l.mu.Unlock()
 	l.elector.renewing(sent, rec.HolderIdentity)
 	return nil
 }
@@ -183,12 +193,26 @@ func (l *guardedLock) Update(ctx context.Context, rec resourcelock.LeaderElectio
 // Create is the first take of the Lease: it counts as a renewal from the
 // moment it was sent.
 func (l *guardedLock) Create(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
-	sent := time.Now()
-	if err := l.Interface.Create(ctx, rec); err != nil {
-		return err
+	return l.take(func() error {
+		sent := time.Now()
+		if err := l.Interface.Create(ctx, rec); err != nil {
+			return err
+		}
+		l.mu.Lock()
+		l.holder = rec.HolderIdentity
+		l.mu.Unlock()
+		l.elector.renewing(sent, rec.HolderIdentity)
+		return nil
+	})
+}
+
+// take writes the Lease to take it, through the acquire gate when there
+// is one (WithAcquireGate).
+func (l *guardedLock) take(write func() error) error {
+	if l.elector.opts.gate == nil {
+		return write()
 	}
-	l.elector.renewing(sent, rec.HolderIdentity)
-	return nil
+	return l.elector.opts.gate(write)
 }
 
 var _ resourcelock.Interface = (*guardedLock)(nil)

@@ -1,0 +1,165 @@
+package shard
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
+)
+
+// MembersLabel labels the member Leases with the shards' Lease name.
+const MembersLabel = "shard.luainterp.io/members-of"
+
+// ShardsAnnotation on a member Lease is its replica's number of shards.
+const ShardsAnnotation = "shard.luainterp.io/shards"
+
+// members keeps this replica's member Lease renewed and tells which
+// members are live: those whose Lease this replica saw renewed within the
+// lease duration (by its own clock, as client-go's election judges).
+type members struct {
+	client    kubernetes.Interface
+	namespace string
+	name      string
+	n         int
+	o         options
+
+	mu   sync.Mutex
+	seen map[string]*observed // by Lease name
+}
+
+type observed struct {
+	identity string
+	version  string
+	at       time.Time // when version was first seen
+}
+
+func newMembers(client kubernetes.Interface, namespace, name string, n int, o options) *members {
+	return &members{client: client, namespace: namespace, name: name, n: n, o: o, seen: map[string]*observed{}}
+}
+
+func (ms *members) leaseName(identity string) string {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(identity))
+	return fmt.Sprintf("%s-member-%016x", ms.name, h.Sum64())
+}
+
+// run renews this member's Lease and reads the others' every retry
+// period until ctx ends.
+func (ms *members) run(ctx context.Context, self string) {
+	t := time.NewTicker(ms.o.retryPeriod)
+	defer t.Stop()
+	for {
+		if err := ms.renew(ctx, self); err != nil && ctx.Err() == nil {
+			ms.o.log.Warn("shards: renewing the member lease", "identity", self, "error", err)
+		}
+		if err := ms.read(ctx, self); err != nil && ctx.Err() == nil {
+			ms.o.log.Warn("shards: reading the member leases", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (ms *members) renew(ctx context.Context, self string) error {
+	leases := ms.client.CoordinationV1().Leases(ms.namespace)
+	now := metav1.NewMicroTime(time.Now())
+	l, err := leases.Get(ctx, ms.leaseName(self), metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		l = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{
+			Name: ms.leaseName(self), Namespace: ms.namespace,
+			Labels:      map[string]string{MembersLabel: ms.name},
+			Annotations: map[string]string{ShardsAnnotation: strconv.Itoa(ms.n)},
+		}, Spec: coordinationv1.LeaseSpec{
+			HolderIdentity: ptr.To(self), LeaseDurationSeconds: ptr.To(int32(ms.o.leaseDuration / time.Second)),
+			AcquireTime: &now, RenewTime: &now,
+		}}
+		_, err = leases.Create(ctx, l, metav1.CreateOptions{})
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	l.Spec.HolderIdentity, l.Spec.RenewTime = ptr.To(self), &now
+	_, err = leases.Update(ctx, l, metav1.UpdateOptions{})
+	return err
+}
+
+// read lists the member Leases, and deletes those not renewed for three
+// lease durations.
+func (ms *members) read(ctx context.Context, self string) error {
+	leases := ms.client.CoordinationV1().Leases(ms.namespace)
+	list, err := leases.List(ctx, metav1.ListOptions{LabelSelector: MembersLabel + "=" + ms.name})
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	names := map[string]bool{}
+	for _, l := range list.Items {
+		names[l.Name] = true
+		if l.Spec.HolderIdentity == nil {
+			continue
+		}
+		o := ms.seen[l.Name]
+		if o == nil || o.version != l.ResourceVersion {
+			ms.seen[l.Name] = &observed{identity: *l.Spec.HolderIdentity, version: l.ResourceVersion, at: now}
+			if n := l.Annotations[ShardsAnnotation]; n != strconv.Itoa(ms.n) && (o == nil || o.version == "") {
+				ms.o.log.Error("shards: a member runs with another number of shards; every replica must run with the same --shards",
+					"member", *l.Spec.HolderIdentity, "its", n, "ours", ms.n)
+			}
+			continue
+		}
+		if *l.Spec.HolderIdentity != self && now.Sub(o.at) > 3*ms.o.leaseDuration {
+			rv := l.ResourceVersion
+			err := leases.Delete(ctx, l.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{ResourceVersion: &rv}})
+			if err == nil {
+				ms.o.log.Info("shards: deleted the lease of a member gone", "member", o.identity)
+			}
+		}
+	}
+	for name := range ms.seen {
+		if !names[name] {
+			delete(ms.seen, name)
+		}
+	}
+	return nil
+}
+
+// live returns the identities of the live members, sorted; this replica
+// among them.
+func (ms *members) live() []string {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	now := time.Now()
+	ids := []string{ms.o.identity}
+	for _, o := range ms.seen {
+		if now.Sub(o.at) < ms.o.leaseDuration && o.identity != ms.o.identity {
+			ids = append(ids, o.identity)
+		}
+	}
+	return slices.Sorted(slices.Values(ids))
+}
+
+// leave deletes this member's Lease, so that the others count it out at
+// once.
+func (ms *members) leave(ctx context.Context, self string) {
+	ctx, cancel := context.WithTimeout(ctx, ms.o.renewDeadline)
+	defer cancel()
+	err := ms.client.CoordinationV1().Leases(ms.namespace).Delete(ctx, ms.leaseName(self), metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		ms.o.log.Warn("shards: deleting the member lease", "identity", self, "error", err)
+	}
+}
