@@ -53,6 +53,24 @@ type objectWrite struct {
 	verb     string // POST, PUT, PATCH, DELETE
 	resource string // works, resourcebindings (status writes included)
 	ns, name string
+	code     int // the API server's response status
+}
+
+// statusRecorder keeps the status code written through it.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.code = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 var objectPath = regexp.MustCompile(`^/apis/work\.karmada\.io/v1alpha[12]/namespaces/([^/]+)/(works|resourcebindings)(?:/([^/]+))?`)
@@ -80,6 +98,7 @@ func (l *replicaLog) proxy(t testing.TB, cfg *rest.Config) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			if m := objectPath.FindStringSubmatch(r.URL.Path); m != nil {
+				at := time.Now()
 				name := m[3]
 				if r.Method == http.MethodPost && r.Body != nil {
 					body, _ := io.ReadAll(r.Body)
@@ -90,9 +109,12 @@ func (l *replicaLog) proxy(t testing.TB, cfg *rest.Config) string {
 					_ = json.Unmarshal(body, &meta)
 					name = meta.Metadata.Name
 				}
+				rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
+				rp.ServeHTTP(rec, r)
 				l.mu.Lock()
-				l.writes = append(l.writes, objectWrite{at: time.Now(), verb: r.Method, resource: m[2], ns: m[1], name: name})
+				l.writes = append(l.writes, objectWrite{at: at, verb: r.Method, resource: m[2], ns: m[1], name: name, code: rec.code})
 				l.mu.Unlock()
+				return
 			}
 		}
 		rp.ServeHTTP(w, r)
@@ -379,6 +401,9 @@ func TestControllerShards(t *testing.T) {
 			}
 			switch w.verb {
 			case http.MethodPost:
+				if w.code == http.StatusConflict {
+					continue // AlreadyExists: the controller reads the Work and finds it written
+				}
 				creates[w.ns+"/"+w.name] = append(creates[w.ns+"/"+w.name], id)
 			default:
 				updates++
