@@ -179,8 +179,14 @@ func (l *guardedLock) Update(ctx context.Context, rec resourcelock.LeaderElectio
 }
 
 func (l *guardedLock) update(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
+	return l.write(ctx, rec, l.Interface.Update)
+}
+
+// write sends rec (an update or a create) and, once accepted, records its
+// holder and counts it as a renewal from the moment it was sent.
+func (l *guardedLock) write(ctx context.Context, rec resourcelock.LeaderElectionRecord, send func(context.Context, resourcelock.LeaderElectionRecord) error) error {
 	sent := time.Now()
-	if err := l.Interface.Update(ctx, rec); err != nil {
+	if err := send(ctx, rec); err != nil {
 		return err
 	}
 	l.mu.Lock()
@@ -193,17 +199,7 @@ func (l *guardedLock) update(ctx context.Context, rec resourcelock.LeaderElectio
 // Create is the first take of the Lease: it counts as a renewal from the
 // moment it was sent.
 func (l *guardedLock) Create(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
-	return l.take(func() error {
-		sent := time.Now()
-		if err := l.Interface.Create(ctx, rec); err != nil {
-			return err
-		}
-		l.mu.Lock()
-		l.holder = rec.HolderIdentity
-		l.mu.Unlock()
-		l.elector.renewing(sent, rec.HolderIdentity)
-		return nil
-	})
+	return l.take(func() error { return l.write(ctx, rec, l.Interface.Create) })
 }
 
 // take writes the Lease to take it, through the acquire gate when there
