@@ -56,19 +56,16 @@ func klogTo(h slog.Handler) {
 	klogOnce.Do(func() { klog.SetSlogLogger(slog.New(forwardHandler{})) })
 }
 
-// forwardHandler hands each record to klogHandler's handler.
+// forwardHandler hands each record to klogHandler's handler, with the
+// attributes and groups it was given, in their order.
 type forwardHandler struct {
-	attrs []slog.Attr
-	group string
+	with []func(slog.Handler) slog.Handler
 }
 
 func (f forwardHandler) handler() slog.Handler {
 	h := *klogHandler.Load()
-	if f.group != "" {
-		h = h.WithGroup(f.group)
-	}
-	if len(f.attrs) > 0 {
-		h = h.WithAttrs(f.attrs)
+	for _, with := range f.with {
+		h = with(h)
 	}
 	return h
 }
@@ -82,18 +79,15 @@ func (f forwardHandler) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (f forwardHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	f.attrs = append(f.attrs[:len(f.attrs):len(f.attrs)], attrs...)
-	return f
+	return f.and(func(h slog.Handler) slog.Handler { return h.WithAttrs(attrs) })
 }
 
 func (f forwardHandler) WithGroup(name string) slog.Handler {
-	if f.group != "" || len(f.attrs) > 0 {
-		// Nested groups or attributes before a group: rare in klog;
-		// resolve against the current handler.
-		return f.handler().WithGroup(name)
-	}
-	f.group = name
-	return f
+	return f.and(func(h slog.Handler) slog.Handler { return h.WithGroup(name) })
+}
+
+func (f forwardHandler) and(with func(slog.Handler) slog.Handler) forwardHandler {
+	return forwardHandler{with: append(f.with[:len(f.with):len(f.with)], with)}
 }
 
 // newGatherer returns the registry of a command's metrics, holding the Go
