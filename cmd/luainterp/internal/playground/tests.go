@@ -2,11 +2,12 @@ package playground
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"strings"
 
-	"github.com/luainterp/luainterp/interpreter"
+	"github.com/luainterp/luainterp/cmd/luainterp/internal/scaffold"
 	"github.com/luainterp/luainterp/interpreter/luavm"
 	"github.com/luainterp/luainterp/testsuite"
 	"github.com/luainterp/luainterp/testsuite/report"
@@ -141,29 +142,11 @@ func (s *Server) testCase(r *http.Request, in *RunRequest) (*testCaseAnswer, err
 		name = strings.ToLower(op.String())
 	}
 	req, _ := d.request(op)
-	fields := []field{{"name", name}, {"operation", op.String()}}
-	switch op {
-	case interpreter.Retain:
-		fields = append(fields, field{"desiredObj", req.Object.Object}, field{"observedObj", req.ObservedObject.Object})
-	case interpreter.AggregateStatus:
-		fields = append(fields, field{"desiredObj", req.Object.Object}, field{"statusItems", req.StatusItems})
-	case interpreter.ReviseReplica:
-		fields = append(fields, field{"observedObj", req.Object.Object}, field{"inputReplicas", req.DesiredReplicas})
-	default:
-		fields = append(fields, field{"observedObj", req.Object.Object})
+	data, err := scaffold.CaseOf(name, req, a.Results).YAML()
+	if err != nil {
+		return nil, fmt.Errorf("writing the case: %w", err)
 	}
-	var b strings.Builder
-	for _, f := range append(fields, field{"output", a.Results}) {
-		b.WriteString(toYAML(map[string]any{f.key: f.value}))
-	}
-	return &testCaseAnswer{YAML: b.String()}, nil
-}
-
-// field is one top-level field of a saved test case: they are written in
-// the order a person reads a case, not sorted.
-type field struct {
-	key   string
-	value any
+	return &testCaseAnswer{YAML: string(data)}, nil
 }
 
 // testCaseAnswer is the answer of /api/testcase.

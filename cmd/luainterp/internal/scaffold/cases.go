@@ -27,9 +27,25 @@ type Case struct {
 	Output        map[string]any                     `json:"output,omitempty"`
 }
 
-// yaml returns the case as YAML with its keys in the order a reader wants
-// them: the name and operation first, the output last.
-func (c Case) yaml() ([]byte, error) {
+// CaseOf is the case of req (its operation's inputs) expecting output.
+func CaseOf(name string, req interpreter.Request, output map[string]any) Case {
+	c := Case{Name: name, Operation: req.Operation.String(), Output: output}
+	switch req.Operation {
+	case interpreter.Retain:
+		c.DesiredObj, c.ObservedObj = req.Object.Object, req.ObservedObject.Object
+	case interpreter.AggregateStatus:
+		c.DesiredObj, c.StatusItems = req.Object.Object, req.StatusItems
+	case interpreter.ReviseReplica:
+		c.ObservedObj, c.InputReplicas = req.Object.Object, req.DesiredReplicas
+	default:
+		c.ObservedObj = req.Object.Object
+	}
+	return c
+}
+
+// YAML returns the case as YAML with its keys in the order a reader wants
+// them: the name and operation first, then the inputs, the output last.
+func (c Case) YAML() ([]byte, error) {
 	data, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
@@ -39,7 +55,7 @@ func (c Case) yaml() ([]byte, error) {
 		return nil, err
 	}
 	var out []byte
-	for _, key := range []string{"name", "description", "operation", "inputReplicas", "desiredObj", "observedObj", "statusItems", "output"} {
+	for _, key := range []string{"name", "description", "operation", "desiredObj", "observedObj", "statusItems", "inputReplicas", "output"} {
 		v, ok := fields[key]
 		if !ok {
 			continue

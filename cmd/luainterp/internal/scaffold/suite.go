@@ -45,7 +45,7 @@ func Write(ctx context.Context, dir string, t Target) ([]string, error) {
 	files := map[string][]byte{customPath: custom}
 	order := []string{customPath}
 	for _, c := range cases {
-		data, err := c.yaml()
+		data, err := c.YAML()
 		if err != nil {
 			return nil, fmt.Errorf("case %q: %w", c.Name, err)
 		}
