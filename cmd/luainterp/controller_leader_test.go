@@ -61,11 +61,18 @@ const binVariable = "LUAINTERP_TEST_BIN"
 // ends (or it is killed).
 func startProcess(t testing.TB, args ...string) *process {
 	t.Helper()
+	return startBinary(t, os.Getenv(binVariable), args...)
+}
+
+// startBinary is startProcess running the luainterp binary bin, or the
+// test binary when bin is "".
+func startBinary(t testing.TB, bin string, args ...string) *process {
+	t.Helper()
 	argv, err := json.Marshal(args)
 	require.NoError(t, err)
 	p := &process{cmd: exec.Command(os.Args[0]), stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), mainArgsVariable+"="+string(argv))
-	if bin := os.Getenv(binVariable); bin != "" {
+	if bin != "" {
 		p.cmd = exec.Command(bin, args...)
 	}
 	p.cmd.Stderr = p.stderr
