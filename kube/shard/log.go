@@ -7,9 +7,11 @@ import (
 )
 
 // gateQuiet is the shards' Electors' log handler: client-go logs every
-// failed take of a Lease as an error, and the acquire gate's refusal
-// (ErrAtShare) is no error but a replica holding its share while a shard
-// waits for another; those lines go at debug level.
+// failed take of a Lease as an error, and the acquire gate's refusals
+// (ErrAtShare, ErrOtherShards) are no errors but a replica holding its
+// share while a shard waits for another, or waiting for the replicas of
+// another number of shards to go (logged once by the members' reader);
+// those lines go at debug level.
 type gateQuiet struct{ slog.Handler }
 
 func (h gateQuiet) Handle(ctx context.Context, r slog.Record) error {
@@ -17,7 +19,7 @@ func (h gateQuiet) Handle(ctx context.Context, r slog.Record) error {
 		refused := false
 		r.Attrs(func(a slog.Attr) bool {
 			if a.Key == "err" || a.Key == "error" {
-				refused = strings.Contains(a.Value.String(), ErrAtShare.Error())
+				refused = strings.Contains(a.Value.String(), refusal)
 				return false
 			}
 			return true

@@ -14,9 +14,16 @@ import (
 	"github.com/luainterp/luainterp/kube/leader"
 )
 
+// refusal starts the acquire gate's refusals, which are no errors.
+const refusal = "not taking the shard: "
+
 // ErrAtShare is the acquire gate's refusal: this replica holds its share
 // of the shards already.
-var ErrAtShare = errors.New("not taking the shard: this replica holds its share")
+var ErrAtShare = errors.New(refusal + "this replica holds its share")
+
+// ErrOtherShards is the acquire gate's refusal while a member that joined
+// earlier runs with another number of shards.
+var ErrOtherShards = errors.New(refusal + "a member that joined earlier runs with another number of shards")
 
 // Manager shares N shards among the replicas that run one each, as the
 // package documentation describes. Make one with New; Run it once.
@@ -171,6 +178,9 @@ func share(n int, live []string, self string) int {
 // gate lets shard k's candidacy take its Lease only while this replica
 // holds (or is taking) fewer shards than its share.
 func (m *Manager) gate(k int, take func() error) error {
+	if elder := m.members.elder(m.o.identity); elder != "" {
+		return fmt.Errorf("%w (%s)", ErrOtherShards, elder)
+	}
 	want := m.Share()
 	m.mu.Lock()
 	have := 0
@@ -225,6 +235,9 @@ func (m *Manager) Run(ctx context.Context, fn func(ctx context.Context, set Set)
 	log.Info("sharding started", "shards", m.n, "leases", m.Lease(0)+"…", "leaseDuration", m.o.leaseDuration)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	// The members are read once before any shard is taken: the acquire
+	// gate needs this replica's share and age.
+	m.members.round(ctx, m.o.identity)
 	var members sync.WaitGroup
 	members.Go(func() { m.members.run(ctx, m.o.identity) })
 

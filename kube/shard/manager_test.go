@@ -260,3 +260,22 @@ func shardsOf(o *owners, id string) []int {
 	defer o.mu.Unlock()
 	return append([]int(nil), o.sets[id].Shards...)
 }
+
+// TestManagerWaitsForAnotherShardCount runs a Manager of four shards,
+// then one of eight under the same name, as a rolling update changing
+// --shards would: shards of different numbers overlap, so the newcomer
+// takes none while the elder lives, and all eight once it has gone.
+func TestManagerWaitsForAnotherShardCount(t *testing.T) {
+	env.Config(t)
+	o := newOwners()
+	const name = "resharded"
+	a := startReplica(t, o, name, "a", 4)
+	waitFor(t, o, map[string]int{"a": 4}, 3*leaseDuration, "a alone")
+	startReplica(t, o, name, "b", 8)
+	time.Sleep(2 * leaseDuration) // b reads a's member Lease, and would have taken a shard
+	assert.Equal(t, map[string]int{"a": 4}, o.counts(), "b took shards while a, of another number, lives")
+
+	a.stop(t, "a")
+	took := waitFor(t, o, map[string]int{"b": 8}, 2*leaseDuration, "a gone")
+	t.Logf("b runs with 8 shards %s after a, with 4, stopped", took.Round(time.Millisecond))
+}

@@ -38,6 +38,8 @@ type members struct {
 
 type observed struct {
 	identity string
+	shards   string    // its ShardsAnnotation
+	created  time.Time // its member Lease's acquireTime: when it joined, to the microsecond
 	version  string
 	at       time.Time // when version was first seen
 }
@@ -53,22 +55,31 @@ func (ms *members) leaseName(identity string) string {
 }
 
 // run renews this member's Lease and reads the others' every retry
-// period until ctx ends.
+// period until ctx ends, the first time at once.
 func (ms *members) run(ctx context.Context, self string) {
 	t := time.NewTicker(ms.o.retryPeriod)
 	defer t.Stop()
 	for {
-		if err := ms.renew(ctx, self); err != nil && ctx.Err() == nil {
-			ms.o.log.Warn("shards: renewing the member lease", "identity", self, "error", err)
-		}
-		if err := ms.read(ctx, self); err != nil && ctx.Err() == nil {
-			ms.o.log.Warn("shards: reading the member leases", "error", err)
-		}
+		ms.round(ctx, self)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// round renews this member's Lease and reads the others', each request
+// within the renew deadline (a request that hangs must not stop the
+// members from being counted).
+func (ms *members) round(ctx context.Context, self string) {
+	rctx, cancel := context.WithTimeout(ctx, ms.o.renewDeadline)
+	defer cancel()
+	if err := ms.renew(rctx, self); err != nil && ctx.Err() == nil {
+		ms.o.log.Warn("shards: renewing the member lease", "identity", self, "error", err)
+	}
+	if err := ms.read(rctx, self); err != nil && ctx.Err() == nil {
+		ms.o.log.Warn("shards: reading the member leases", "error", err)
 	}
 }
 
@@ -115,9 +126,10 @@ func (ms *members) read(ctx context.Context, self string) error {
 		}
 		o := ms.seen[l.Name]
 		if o == nil || o.version != l.ResourceVersion {
-			ms.seen[l.Name] = &observed{identity: *l.Spec.HolderIdentity, version: l.ResourceVersion, at: now}
+			ms.seen[l.Name] = &observed{identity: *l.Spec.HolderIdentity, shards: l.Annotations[ShardsAnnotation],
+				created: joined(l), version: l.ResourceVersion, at: now}
 			if n := l.Annotations[ShardsAnnotation]; n != strconv.Itoa(ms.n) && (o == nil || o.version == "") {
-				ms.o.log.Error("shards: a member runs with another number of shards; every replica must run with the same --shards",
+				ms.o.log.Error("shards: a member runs with another number of shards; every replica must run with the same --shards (the later to join waits for the earlier to go)",
 					"member", *l.Spec.HolderIdentity, "its", n, "ours", ms.n)
 			}
 			continue
@@ -138,19 +150,53 @@ func (ms *members) read(ctx context.Context, self string) error {
 	return nil
 }
 
-// live returns the identities of the live members, sorted; this replica
-// among them.
+// joined is when the member of l joined: its acquireTime, set when it
+// created l and never changed (creationTimestamp has whole seconds).
+func joined(l coordinationv1.Lease) time.Time {
+	if l.Spec.AcquireTime == nil {
+		return l.CreationTimestamp.Time
+	}
+	return l.Spec.AcquireTime.Time
+}
+
+// live returns the identities of the live members that run with this
+// replica's number of shards, sorted; this replica among them.
 func (ms *members) live() []string {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
 	now := time.Now()
 	ids := []string{ms.o.identity}
 	for _, o := range ms.seen {
-		if now.Sub(o.at) < ms.o.leaseDuration && o.identity != ms.o.identity {
+		if now.Sub(o.at) < ms.o.leaseDuration && o.identity != ms.o.identity && o.shards == strconv.Itoa(ms.n) {
 			ids = append(ids, o.identity)
 		}
 	}
 	return slices.Sorted(slices.Values(ids))
+}
+
+// elder returns a live member that runs with another number of shards
+// and joined before this replica (its member Lease is older), "" when
+// there is none. Shards of different numbers overlap: while such a member
+// lives, this replica takes no shard, so that the replicas of the
+// number that ran first keep the bindings until the last of them is gone
+// (a rolling update changing --shards), and never two at once.
+func (ms *members) elder(self string) string {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	mine := ms.seen[ms.leaseName(self)]
+	if mine == nil {
+		return "?" // not listed yet: this replica does not know its age
+	}
+	now := time.Now()
+	for _, o := range ms.seen {
+		if now.Sub(o.at) >= ms.o.leaseDuration || o.shards == strconv.Itoa(ms.n) {
+			continue
+		}
+		if o.created.Before(mine.created) || o.created.Equal(mine.created) && o.identity < self {
+			return o.identity
+		}
+	}
+	return ""
 }
 
 // leave deletes this member's Lease, so that the others count it out at
