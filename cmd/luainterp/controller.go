@@ -98,7 +98,9 @@ instants a cluster was first seen Unhealthy live in memory: a restart
 starts the toleration again.
 
 The metrics server (--metrics-address) answers:
-  /healthz   200 while the process runs
+  /healthz   200 while the process runs; 503 while it leads (or, with
+             --shards, holds a shard) without having renewed the Lease
+             for longer than the lease duration, so that it is restarted
   /readyz    200 while the controller reconciles: its informers listed
              and every customization that existed at start loaded (or
              failed); the server listens only once they are loaded

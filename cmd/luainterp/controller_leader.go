@@ -101,9 +101,14 @@ func (l *leaderOptions) healthz(next http.Handler) http.Handler {
 	if l.elector == nil {
 		return next
 	}
+	return checkedHealthz(l.elector.Check, next)
+}
+
+// checkedHealthz makes /healthz of next fail (503) while check does.
+func checkedHealthz(check func() error, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == server.HealthzPath {
-			if err := l.elector.Check(); err != nil {
+			if err := check(); err != nil {
 				http.Error(w, "unhealthy: "+err.Error(), http.StatusServiceUnavailable)
 				return
 			}

@@ -224,6 +224,27 @@ func (m *Manager) Fence(set Set) func() error {
 	}
 }
 
+// Check returns an error while this replica holds a shard whose Lease it
+// has not renewed for longer than the lease duration (kube/leader's
+// Elector.Check): stuck, while another replica may hold it already. A
+// process's /healthz answers with it, so that the kubelet restarts it.
+func (m *Manager) Check() error {
+	m.mu.Lock()
+	var held []*leader.Elector
+	for _, s := range m.slots {
+		if s.holding && s.elector != nil {
+			held = append(held, s.elector)
+		}
+	}
+	m.mu.Unlock()
+	for _, e := range held {
+		if err := e.Check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Run takes part in every shard's election until ctx ends, and runs fn
 // with the set of shards held while it is not empty, again with the new
 // set whenever it changes (fn's context ends first, and fn must return).

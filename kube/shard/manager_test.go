@@ -210,6 +210,7 @@ func TestManagerSharesAndHandsOver(t *testing.T) {
 	a := startReplica(t, o, name, "a", 4)
 	took := waitFor(t, o, map[string]int{"a": 4}, 3*leaseDuration, "a alone")
 	t.Logf("a alone runs with 4 shards after %s", took.Round(time.Millisecond))
+	assert.NoError(t, a.m.Check(), "a renews the Leases of the shards it holds")
 
 	b := startReplica(t, o, name, "b", 4)
 	took = waitFor(t, o, map[string]int{"a": 2, "b": 2}, 4*leaseDuration, "b joined")
