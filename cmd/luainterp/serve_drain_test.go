@@ -83,7 +83,8 @@ webhooks:
 		resp.Body.Close()
 		return resp.StatusCode
 	}
-	require.Equal(t, http.StatusOK, readyz())
+	// serve listens at once and is ready once its layers are loaded.
+	require.Eventually(t, func() bool { return readyz() == http.StatusOK }, 30*time.Second, 10*time.Millisecond, "never ready:\n%s", stderr)
 
 	deployment := interpreterRequest(t, writeFile(t, "deployment.yaml", deploymentYAML), "InterpretHealth", "")
 	slow := interpreterRequest(t, writeFile(t, "slow.yaml", "apiVersion: example.io/v1\nkind: Slow\nmetadata:\n  name: s\n"), "InterpretHealth", "")
