@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -47,7 +48,8 @@ type replicaLog struct {
 	mu       sync.Mutex
 	writes   []objectWrite
 	received int64
-	access   []string // every request: start, method, path, status, duration
+	access   []string     // every request: start, method, path, status, duration
+	inflight atomic.Int32 // writes sent on and not answered yet
 }
 
 func (l *replicaLog) logAccess(start time.Time, r *http.Request, code int) {
@@ -124,6 +126,8 @@ func (l *replicaLog) proxy(t testing.TB, cfg *rest.Config) string {
 					_ = json.Unmarshal(body, &meta)
 					name = meta.Metadata.Name
 				}
+				l.inflight.Add(1)
+				defer l.inflight.Add(-1)
 				rp.ServeHTTP(rec, r)
 				l.mu.Lock()
 				l.writes = append(l.writes, objectWrite{at: at, verb: r.Method, resource: m[2], ns: m[1], name: name, code: rec.code})
@@ -501,7 +505,17 @@ func TestControllerShards(t *testing.T) {
 		return len(r) == shardBindings && len(fleet.works) == shardBindings*len(clusters)
 	}, 90*time.Second, 200*time.Millisecond, "the Works were not all written:\n%s", dump)
 	require.Eventually(t, balanced("r1", "r2", "r3"), 30*time.Second, 100*time.Millisecond, "the shards are not shared: %v\n%s", holders.holders(), dump)
-	time.Sleep(2 * time.Second)      // whatever would be written twice is
+	time.Sleep(2 * time.Second) // whatever would be written twice is
+	// A write is recorded with its answer: the API server may have taken
+	// one whose answer a loaded replica has not read yet.
+	require.Eventually(t, func() bool {
+		for _, l := range logs {
+			if l.inflight.Load() > 0 {
+				return false
+			}
+		}
+		return true
+	}, 30*time.Second, 10*time.Millisecond, "writes still unanswered")
 	creates := map[string][]string{} // the creates the API server answered 201
 	cancelled := map[string]int{}    // those a hand-over cancelled, answered or not
 	updates := 0
