@@ -92,7 +92,7 @@ func (o *controllerOptions) runSharded(ctx context.Context, cmd *cobra.Command, 
 		return current.Owned()
 	})
 	if o.metricsAddr != "" {
-		srv, err := serveMetrics(o.metricsAddr, server.NewMux(http.NotFoundHandler(), gatherer, ready), log)
+		srv, err := serveMetrics(o.metricsAddr, withProfiling(server.NewMux(http.NotFoundHandler(), gatherer, ready), o.profiling), log)
 		if err != nil {
 			return err
 		}
