@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: build install run test bench bench-overload bench-serve bench-controller bench-admission bench-fleet lint fmt envtest image playground-screenshot
+.PHONY: build install run test bench bench-overload bench-serve bench-controller bench-admission bench-fleet bench-shards lint fmt envtest image playground-screenshot
 
 # The kube-apiserver and etcd of the integration tests (internal/testenv),
 # built by hack/envtest-binaries.sh; `make test` uses them when they are there.
@@ -102,6 +102,17 @@ bench-fleet:
 		KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -run '^$$' -bench "BenchmarkFleet/$$size\$$" \
 			-benchtime 1x -timeout 90m ./kube/controller/ || exit 1; \
 	done
+
+# Sharded replicas against the test API server (docs/sharding.md): 2,000
+# bindings over 10 clusters run by 1, 2 and 4 `luainterp controller
+# --shards 8` processes, each replica's live heap and the bytes the API
+# server sent it, without the ShardedListAndWatch gate and then with it
+# (an API server each): about 30 minutes on 2 cores.
+# SHARDS_BENCH_SIZE=500x4 is a quick run; SHARDS_BENCH_HEAPPROFILE=folder
+# keeps each replica's heap profile.
+bench-shards:
+	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$(ENVTEST_DIR)} $(GO) test -run '^$$' -bench BenchmarkControllerShards \
+		-benchtime 1x -timeout 120m ./cmd/luainterp/
 
 # docs/playground.png: the playground's page in headless Chromium (apt-get
 # install chromium), its test cases run, written by its browser test.

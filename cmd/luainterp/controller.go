@@ -33,6 +33,7 @@ type controllerOptions struct {
 	workers           int
 	resync            time.Duration
 	metricsAddr       string
+	profiling         bool
 	qps               float32
 	burst             int
 	retry             controller.RetryLimits
@@ -115,7 +116,9 @@ The metrics server (--metrics-address) answers:
              luainterp_controller_status_passes_total by outcome,
              luainterp_controller_binding_status_writes_total,
              luainterp_controller_template_status_writes_total,
-             luainterp_controller_status_queue_depth, and the kube/source metrics
+             luainterp_controller_status_queue_depth, and the kube/source metrics;
+             go_gc_heap_live_bytes is the heap the last collection kept
+  /debug/pprof/  with --profiling: Go's profiles (heap?gc=1: the live heap)
 
 On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 		Example: `  luainterp controller --in-cluster
@@ -135,6 +138,7 @@ On SIGTERM or SIGINT it stops taking bindings and finishes those in flight.`,
 	f.IntVar(&o.workers, "workers", controller.DefaultWorkers, "how many bindings are reconciled at once")
 	f.DurationVar(&o.resync, "resync", 10*time.Minute, "reconcile every binding again this often (0: never), which also applies changes of the interpreter's layers")
 	f.StringVar(&o.metricsAddr, "metrics-address", ":8080", "the address of /metrics, /healthz and /readyz (empty: none)")
+	addProfilingFlag(f, &o.profiling)
 	f.Float32Var(&o.qps, "kube-api-qps", 50, "the most requests per second to the API server, for the Works and for the status loop each")
 	f.IntVar(&o.burst, "kube-api-burst", 100, "the most requests to the API server in a burst")
 	f.DurationVar(&o.retry.Base, "retry-base-delay", controller.DefaultRetryBase, "a failed binding's first retry delay, doubled at each failure in a row")
@@ -201,7 +205,7 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	if o.metricsAddr != "" {
-		srv, err := serveMetrics(o.metricsAddr, o.leader.healthz(server.NewMux(http.NotFoundHandler(), gatherer, o.leader.ready(c.Ready))), log)
+		srv, err := serveMetrics(o.metricsAddr, o.leader.healthz(withProfiling(server.NewMux(http.NotFoundHandler(), gatherer, o.leader.ready(c.Ready)), o.profiling)), log)
 		if err != nil {
 			return err
 		}

@@ -91,7 +91,7 @@ func startBinary(t testing.TB, bin string, args ...string) *process {
 }
 
 // url is the URL of path on the process's metrics server.
-func (p *process) url(t *testing.T, path string) string {
+func (p *process) url(t testing.TB, path string) string {
 	t.Helper()
 	var addr string
 	require.Eventually(t, func() bool {
@@ -163,7 +163,7 @@ func leaseHolder(kube kubernetes.Interface, lease string) string {
 }
 
 // createNamespaces creates the namespaces that do not exist yet.
-func createNamespaces(t *testing.T, kube kubernetes.Interface, names ...string) {
+func createNamespaces(t testing.TB, kube kubernetes.Interface, names ...string) {
 	t.Helper()
 	for _, ns := range names {
 		_, err := kube.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})

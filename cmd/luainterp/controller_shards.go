@@ -92,7 +92,7 @@ func (o *controllerOptions) runSharded(ctx context.Context, cmd *cobra.Command, 
 		return current.Owned()
 	})
 	if o.metricsAddr != "" {
-		srv, err := serveMetrics(o.metricsAddr, checkedHealthz(m.Check, server.NewMux(http.NotFoundHandler(), gatherer, ready)), log)
+		srv, err := serveMetrics(o.metricsAddr, checkedHealthz(m.Check, withProfiling(server.NewMux(http.NotFoundHandler(), gatherer, ready), o.profiling)), log)
 		if err != nil {
 			return err
 		}

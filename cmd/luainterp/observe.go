@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
 	"sync"
 	"sync/atomic"
 
@@ -90,9 +91,15 @@ func (f forwardHandler) and(with func(slog.Handler) slog.Handler) forwardHandler
 	return forwardHandler{with: append(f.with[:len(f.with):len(f.with)], with)}
 }
 
+// liveHeapMetric adds the runtime's /gc/heap/live:bytes to the Go
+// collector's default metrics, as go_gc_heap_live_bytes.
+var liveHeapMetric = collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/gc/heap/live:bytes$`)}
+
 // newGatherer returns the registry of a command's metrics, holding the Go
-// runtime's and the process's, and luainterp_build_info: 1, labelled with
-// the version, commit and Go version of the binary (see `luainterp version`).
+// runtime's (with go_gc_heap_live_bytes, the heap the last collection
+// marked live: the figure to size a replica's memory by) and the
+// process's, and luainterp_build_info: 1, labelled with the version,
+// commit and Go version of the binary (see `luainterp version`).
 func newGatherer() *prometheus.Registry {
 	info := readBuildInfo()
 	build := prometheus.NewGauge(prometheus.GaugeOpts{
@@ -104,6 +111,6 @@ func newGatherer() *prometheus.Registry {
 	})
 	build.Set(1)
 	gatherer := prometheus.NewRegistry()
-	gatherer.MustRegister(build, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	gatherer.MustRegister(build, collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(liveHeapMetric)), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return gatherer
 }

@@ -20,6 +20,9 @@
 // unless $LUAINTERP_REQUIRE_APISERVER is set (CI sets it): then it fails.
 // An API server that is there but does not start always fails the tests.
 //
+// A test that needs an API server of other settings (a feature gate on:
+// WithFeatureGates) starts an Env of its own with Start and stops it.
+//
 // The API server presents a client certificate to every admission
 // webhook, as one set up with an AdmissionConfiguration does; its CA is
 // Env.WebhookClientCA.

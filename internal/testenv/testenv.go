@@ -61,7 +61,11 @@ func Main(m *testing.M, env **Env) int {
 
 // Start starts etcd and kube-apiserver and installs the CRDs of deploy/crds.
 // It never returns nil: an Env that could not start says why through Config.
-func Start() *Env {
+func Start(opts ...Option) *Env {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	dir, err := AssetsDir()
 	if err != nil {
 		return &Env{err: err}
@@ -96,6 +100,9 @@ func Start() *Env {
 		Set("advertise-address", "127.0.0.1").
 		Set("endpoint-reconciler-type", "none").
 		Set("admission-control-config-file", admission)
+	if o.featureGates != "" {
+		api.Configure().Set("feature-gates", o.featureGates)
+	}
 	start := time.Now()
 	e.cfg, err = e.env.Start()
 	if err != nil {
