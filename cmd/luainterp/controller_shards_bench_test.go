@@ -43,10 +43,10 @@ var shardBenchReplicas = []int{1, 2, 4}
 // $SHARDS_BENCH_SIZE as 500x4), each binding targeting every cluster,
 // run by 1, 2 and 4 `luainterp controller --shards 8` processes, each
 // through a proxy (replicaLog) that counts the bytes the API server sends
-// it. Every replica count runs on an API server of its own, started
-// for it, with the bindings and templates and no Work; the shards' Leases are
-// created beforehand, each held by the replica that is to hold it (as a
-// settled fleet restarting finds them), so that every replica lists its
+// it. Every replica count runs on an API server of its own, started for
+// it, with the bindings and templates and no Work. The shards' Leases
+// are created beforehand, each held by the replica that is to hold it (as
+// a settled fleet restarting finds them), so that every replica lists its
 // share from the start and no hand-over (a relist) blurs the figures.
 // Once every Work is written and every replica is quiet (its shards
 // held, both queues empty for two seconds), it reports per replica:
@@ -58,13 +58,13 @@ var shardBenchReplicas = []int{1, 2, 4}
 //     its start, the most of the replicas;
 //   - write-s: from the first replica's start to the last Work created.
 //
-// Twice: gate=off, kube-apiserver as
-// it comes, which ignores the shardSelector (every replica receives every
-// binding and drops the others), and gate=on, with
-// --feature-gates=ShardedListAndWatch=true; there it first checks that a
-// sharded list of ResourceBindings is filtered, and fails otherwise. With
-// $SHARDS_BENCH_HEAPPROFILE=folder, each replica's heap profile is
-// written there. make bench-shards; -benchtime 1x.
+// Twice: gate=off, kube-apiserver as it comes, which ignores the
+// shardSelector (every replica receives every binding and drops the
+// others), and gate=on, with --feature-gates=ShardedListAndWatch=true;
+// there it first checks that a sharded list of ResourceBindings is
+// filtered, and fails otherwise. With $SHARDS_BENCH_HEAPPROFILE=folder,
+// each replica's heap profile is written there. make bench-shards;
+// -benchtime 1x.
 func BenchmarkControllerShards(b *testing.B) {
 	bindings, clusters := shardBenchSize(b)
 	for _, gate := range []struct{ name, gates string }{{"gate=off", ""}, {"gate=on", "ShardedListAndWatch=true"}} {
@@ -193,7 +193,7 @@ type shardBenchResult struct {
 	heap      []uint64 // live bytes, by replica
 	received  []int64  // bytes, by replica
 	write     time.Duration
-	handovers float64
+	handovers float64 // shards given to another replica
 }
 
 func (r shardBenchResult) maxHeap() uint64 {
@@ -278,7 +278,7 @@ func (f *shardBenchFleet) run(b *testing.B, n int, gate string) shardBenchResult
 		}
 		return quiet && time.Since(since) >= 2*time.Second
 	})
-	r := shardBenchResult{replicas: n, write: write, handovers: sum(metrics(), "luainterp_controller_shard_handovers_total")}
+	r := shardBenchResult{replicas: n, write: write, handovers: sum(metrics(), `luainterp_controller_shard_handovers_total{direction="given"}`)}
 	for _, rep := range replicas {
 		r.heap = append(r.heap, liveHeapOf(b, rep.base, heapProfilePath(gate, n, rep.log.id)))
 		r.received = append(r.received, rep.log.bytes())

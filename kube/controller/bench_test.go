@@ -122,11 +122,12 @@ func (c *cluster) createAll(objs []*unstructured.Unstructured) {
 	wg.Wait()
 }
 
-// runController starts a controller with benchWorkers workers; stop
-// stops it and waits until it has.
-func runController(b *testing.B, cfg *rest.Config) (m *controller.Metrics, stop func(), ctrl *controller.Controller) {
+// runController starts a controller with benchWorkers workers, no
+// resync, and opts; stop stops it and waits until it has.
+func runController(b testing.TB, cfg *rest.Config, opts ...controller.Option) (m *controller.Metrics, stop func(), ctrl *controller.Controller) {
 	m = controller.NewMetrics()
-	ctrl, err := controller.New(cfg, registry(), controller.WithMetrics(m), controller.WithWorkers(benchWorkers), controller.WithResync(0))
+	opts = append([]controller.Option{controller.WithMetrics(m), controller.WithWorkers(benchWorkers), controller.WithResync(0)}, opts...)
+	ctrl, err := controller.New(cfg, registry(), opts...)
 	require.NoError(b, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -107,7 +107,11 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	if c.status, err = newStatusLoop(cfg, interp, &o); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)
 	}
-	c.templates = newTemplates(watch, c.mapper, c.templateChanged, o.log)
+	var keep func(objectMeta) bool
+	if o.shards != nil {
+		keep = c.bindsTemplate
+	}
+	c.templates = newTemplates(watch, c.mapper, c.templateChanged, keep, o.log)
 	c.policies = newPolicyCache(o.log)
 	if err := c.setupInformers(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)

@@ -33,7 +33,10 @@
 // Bindings and templates are cached as their metadata and their JSON
 // without managedFields (objectcache.go), decoded when a reconcile, a
 // status pass or a failover controller reads one; the event handlers
-// and the indexes read the metadata alone (docs/scale.md).
+// and the indexes read the metadata alone (docs/scale.md). A sharded
+// controller (WithShards) caches only the templates its bindings point
+// at, and reads one it lacks from the API server until the template's
+// next event caches it (templatekeep.go).
 //
 // # One reconcile
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/luainterp/luainterp/binding/api"
 )
@@ -15,4 +16,17 @@ func (c *Controller) ApplyWork(ctx context.Context, w *api.Work) (bool, error) {
 	u.SetAnnotations(w.Annotations)
 	key, _ := workOwner(u)
 	return c.applyWork(ctx, key, w)
+}
+
+// TemplateCached says whether the templates' cache holds the template
+// of gvr under key (namespace/name).
+func (c *Controller) TemplateCached(gvr schema.GroupVersionResource, key string) bool {
+	c.templates.mu.Lock()
+	inf := c.templates.informers[gvr]
+	c.templates.mu.Unlock()
+	if inf == nil {
+		return false
+	}
+	_, exists, _ := inf.informer.GetStore().GetByKey(key)
+	return exists
 }

@@ -290,12 +290,18 @@ func decodeInto(t testing.TB, u *unstructured.Unstructured, out any) {
 }
 
 // converge waits until the binding's Works in the API server are the
-// pipeline's, and returns them.
-func (c *cluster) converge(rb *unstructured.Unstructured) map[string]map[string]any {
+// pipeline's, each changed by the edits given (a sharded controller's
+// label), and returns them.
+func (c *cluster) converge(rb *unstructured.Unstructured, edits ...func(work map[string]any)) map[string]map[string]any {
 	c.t.Helper()
 	var want, got map[string]map[string]any
 	ok := assertEventually(func() bool {
 		want, got = c.oracle(rb), c.works(rb.GetNamespace(), rb.GetName())
+		for _, w := range want {
+			for _, edit := range edits {
+				edit(w)
+			}
+		}
 		return equalJSON(want, got)
 	})
 	require.True(c.t, ok, "works of %s/%s never matched the pipeline's:\nwant %s\ngot  %s", rb.GetNamespace(), rb.GetName(), dump(want), dump(got))

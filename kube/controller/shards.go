@@ -26,8 +26,10 @@ import (
 // ShardedListAndWatch gate honours, and drops on its side every binding
 // whose uid is not in set, whichever API server it talks to; it labels
 // the Works it writes with their binding's bucket (shard.BucketLabel)
-// and lists and watches only the Works of set's buckets. Templates,
-// Clusters and policies are shared. Without it (or with a set of one
+// and lists and watches only the Works of set's buckets. Clusters and
+// policies are shared; of the templates of the kinds its bindings name,
+// all are watched but only those its bindings point at are cached
+// (templatekeep.go). Without it (or with a set of one
 // shard of one) the controller is as it always was: every binding, Works
 // without the label.
 func WithShards(set shard.Set) Option {
@@ -42,6 +44,19 @@ func WithShards(set shard.Set) Option {
 // with WithShards, the bindings of its shards.
 func (c *Controller) Owned() int {
 	return len(c.informers.bindings.GetStore().ListKeys()) + len(c.informers.clusterBindings.GetStore().ListKeys())
+}
+
+// bindsTemplate reports whether a binding of the controller's cache (of
+// its shards, when sharded) points at the template u: the templates'
+// keep of a sharded controller.
+func (c *Controller) bindsTemplate(u objectMeta) bool {
+	value := templateIndex(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName())
+	for _, inf := range []cache.SharedIndexInformer{c.informers.bindings, c.informers.clusterBindings} {
+		if keys, _ := inf.GetIndexer().IndexKeys(byTemplate, value); len(keys) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // labelWork puts the bucket label of the binding u on its Work w, when

@@ -10,17 +10,21 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 )
 
 // templates holds one informer per kind of resource template, started the
 // first time a binding points at that kind: the controller watches the
 // kinds that are propagated, whatever they are, and no others.
+//
+// With keep (a sharded controller: the templates its bindings point at),
+// a template keep refuses is not cached, and is read from the API server
+// when a binding of the controller comes to need it (templatekeep.go).
 type templates struct {
 	dynamic  dynamic.Interface
 	mapper   meta.ResettableRESTMapper
 	onChange func(objectMeta)
+	keep     func(objectMeta) bool // nil: every template is cached
 	log      *slog.Logger
 
 	mu        sync.Mutex
@@ -34,8 +38,8 @@ type templateInformer struct {
 	synced   chan struct{} // closed once the first list is in
 }
 
-func newTemplates(dyn dynamic.Interface, mapper meta.ResettableRESTMapper, onChange func(objectMeta), log *slog.Logger) *templates {
-	return &templates{dynamic: dyn, mapper: mapper, onChange: onChange, log: log, ctx: context.Background(),
+func newTemplates(dyn dynamic.Interface, mapper meta.ResettableRESTMapper, onChange func(objectMeta), keep func(objectMeta) bool, log *slog.Logger) *templates {
+	return &templates{dynamic: dyn, mapper: mapper, onChange: onChange, keep: keep, log: log, ctx: context.Background(),
 		informers: map[schema.GroupVersionResource]*templateInformer{}}
 }
 
@@ -65,8 +69,13 @@ func (t *templates) get(ctx context.Context, gvk schema.GroupVersionKind, namesp
 		key = namespace + "/" + name
 	}
 	obj, exists, err := inf.informer.GetStore().GetByKey(key)
-	if err != nil || !exists {
+	switch {
+	case err != nil:
 		return nil, err
+	case !exists && t.keep != nil:
+		return t.fetch(ctx, mapping, namespace, name)
+	case !exists:
+		return nil, nil
 	}
 	u := unwrap(obj)
 	if u == nil {
@@ -96,10 +105,7 @@ func (t *templates) informer(gvr schema.GroupVersionResource) *templateInformer 
 	if inf, ok := t.informers[gvr]; ok {
 		return inf
 	}
-	inf := &templateInformer{
-		informer: dynamicinformer.NewFilteredDynamicInformer(t.dynamic, gvr, "", 0, cache.Indexers{}, nil).Informer(),
-		synced:   make(chan struct{}),
-	}
+	inf := &templateInformer{informer: t.newInformer(gvr), synced: make(chan struct{})}
 	_ = inf.informer.SetTransform(trimObject) // not started yet: it cannot fail
 	_, _ = inf.informer.AddEventHandler(changed(t.onChange))
 	t.informers[gvr] = inf

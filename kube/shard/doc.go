@@ -19,8 +19,9 @@
 // namespaces would land on a few replicas, and one namespace could never
 // be shared). Hashing the namespace would let a replica list only the
 // templates of its shards too, since a ResourceBinding's template lives
-// in its namespace; with the uid the templates are shared, each replica
-// caching the kinds its bindings name (docs/sharding.md weighs it).
+// in its namespace; with the uid each replica watches every template of
+// the kinds its bindings name, and caches only those its bindings point
+// at (kube/controller; docs/sharding.md measures it).
 // The uid never changes, so a binding never moves between shards; and a
 // replica filters on its side as well (Set.Owns), so that an API server
 // without the gate, which ignores the selector, costs traffic and not
