@@ -45,6 +45,29 @@ func TestShardedTemplates(t *testing.T) {
 	c.update(template, func(u *unstructured.Unstructured) { u.SetLabels(map[string]string{"rollout": "2"}) })
 	require.Eventually(t, func() bool { return ctrl.TemplateCached(deployments, "shard-late/storefront") }, time.Minute, 10*time.Millisecond)
 	c.converge(late, bucketLabel(late))
+
+	// Its binding gone, the template's next change takes it out of the
+	// cache rather than being dropped (which would leave the old version
+	// cached); a binding that comes to point at it again gets Works of
+	// the template as it is now.
+	c.delete(late)
+	require.Eventually(t, func() bool { return c.get(late) == nil }, time.Minute, 10*time.Millisecond)
+	for _, w := range c.works(late.GetNamespace(), late.GetName()) { // Karmada's execution controller's part
+		work := &unstructured.Unstructured{Object: w}
+		c.update(work, func(u *unstructured.Unstructured) { u.SetFinalizers(nil) })
+		require.Eventually(t, func() bool { return c.get(work) == nil }, time.Minute, 10*time.Millisecond)
+	}
+	c.update(c.get(template), func(u *unstructured.Unstructured) { u.SetLabels(map[string]string{"rollout": "3"}) })
+	require.Eventually(t, func() bool { return !ctrl.TemplateCached(deployments, "shard-late/storefront") }, time.Minute, 10*time.Millisecond,
+		"a template no binding of the shards points at stays cached after its change")
+	again := c.createUntil(withNamespace(owned, "shard-late"), set.Owns)
+	works := c.converge(again, bucketLabel(again))
+	for name, w := range works {
+		manifests, _, _ := unstructured.NestedSlice(w, "spec", "workload", "manifests")
+		require.Len(t, manifests, 1, name)
+		labels, _, _ := unstructured.NestedStringMap(manifests[0].(map[string]any), "metadata", "labels")
+		assert.Equal(t, "3", labels["rollout"], "work %s: the template as it is now", name)
+	}
 }
 
 // bucketLabel puts the bucket label of the binding rb on a Work, as a

@@ -3,12 +3,16 @@ package controller
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
@@ -26,7 +30,9 @@ import (
 // from the API server, at each reconcile and status pass, until the
 // template's next event (its status written by the status loop, say)
 // caches it: keep holds by then. A template deleted meanwhile is simply
-// not found.
+// not found. A cached template no binding of the controller points at any
+// more leaves the cache at its next event (keptListWatch), never to be
+// read from it stale.
 
 // newInformer is the informer of the templates of gvr: all of them, or
 // with keep those it accepts.
@@ -34,13 +40,80 @@ func (t *templates) newInformer(gvr schema.GroupVersionResource) cache.SharedInd
 	if t.keep == nil {
 		return dynamicinformer.NewFilteredDynamicInformer(t.dynamic, gvr, "", 0, cache.Indexers{}, nil).Informer()
 	}
-	keep := func(o metav1.Object) bool {
-		m, ok := o.(objectMeta)
-		return !ok || t.keep(m)
-	}
 	return cache.NewSharedIndexInformerWithOptions(
-		cache.ToListWatcherWithWatchListSemantics(filteredListWatch(t.dynamic.Resource(gvr), func(*metav1.ListOptions) {}, keep), t.dynamic),
+		cache.ToListWatcherWithWatchListSemantics(keptListWatch(t.dynamic.Resource(gvr), t.keep), t.dynamic),
 		&unstructured.Unstructured{}, cache.SharedIndexInformerOptions{ObjectDescription: gvr.String()})
+}
+
+// keptListWatch lists and watches the objects of api, passing on those
+// keep accepts. Unlike a binding's shard, whether a template is kept
+// changes (its bindings come and go): an event of an object passed on
+// before always passes, and one keep no longer accepts passes as its
+// deletion, so that the cache never holds a version of it older than the
+// API server's (a binding that comes to need it again reads it anew).
+func keptListWatch(api dynamic.ResourceInterface, keep func(objectMeta) bool) *cache.ListWatch {
+	var mu sync.Mutex
+	passed := map[types.UID]bool{} // what the cache holds, as this filter sent it
+	accept := func(o metav1.Object) bool {
+		m, ok := o.(objectMeta)
+		return !ok || keep(m)
+	}
+	list := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+		l, err := api.List(ctx, o)
+		if err != nil {
+			return l, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		clear(passed)
+		kept := l.Items[:0]
+		for i := range l.Items {
+			if accept(&l.Items[i]) {
+				kept = append(kept, l.Items[i])
+				passed[l.Items[i].GetUID()] = true
+			}
+		}
+		l.Items = kept
+		return l, nil
+	}
+	watchFn := func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+		w, err := api.Watch(ctx, o)
+		if err != nil {
+			return w, err
+		}
+		return watch.Filter(w, func(e watch.Event) (watch.Event, bool) {
+			obj, ok := e.Object.(metav1.Object)
+			if !ok {
+				return e, true // bookmarks and errors
+			}
+			switch e.Type {
+			case watch.Bookmark, watch.Error:
+				return e, true
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			uid := obj.GetUID()
+			switch {
+			case e.Type == watch.Deleted:
+				was := passed[uid]
+				delete(passed, uid)
+				return e, was
+			case accept(obj):
+				passed[uid] = true
+				return e, true
+			case passed[uid]:
+				delete(passed, uid)
+				return watch.Event{Type: watch.Deleted, Object: e.Object}, true
+			}
+			return e, false
+		}), nil
+	}
+	return &cache.ListWatch{
+		ListFunc:             func(o metav1.ListOptions) (runtime.Object, error) { return list(context.Background(), o) },
+		WatchFunc:            func(o metav1.ListOptions) (watch.Interface, error) { return watchFn(context.Background(), o) },
+		ListWithContextFunc:  list,
+		WatchFuncWithContext: watchFn,
+	}
 }
 
 // fetch reads a template the cache does not hold from the API server,
