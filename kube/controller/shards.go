@@ -29,8 +29,8 @@ import (
 // and lists and watches only the Works of set's buckets. Clusters and
 // policies are shared; of the templates of the kinds its bindings name,
 // all are watched but only those its bindings point at are cached
-// (templatekeep.go). Without it (or with a set of one
-// shard of one) the controller is as it always was: every binding, Works
+// (templatekeep.go). Without it (or with a set of one shard of one) the
+// controller is as it always was: every binding and template, Works
 // without the label.
 func WithShards(set shard.Set) Option {
 	return func(o *options) {
