@@ -155,11 +155,26 @@ func startCandidate(t *testing.T, kubeconfig, lease, id string) *process {
 // leaseHolder is the holder of the Lease karmada-system/lease, "" when
 // none or when it cannot be read.
 func leaseHolder(kube kubernetes.Interface, lease string) string {
+	holder, _ := leaseHolderSince(kube, lease)
+	return holder
+}
+
+// leaseHolderSince is the holder of a Lease of karmada-system ("" when
+// none) and its acquireTime.
+func leaseHolderSince(kube kubernetes.Interface, lease string) (string, time.Time) {
 	l, err := kube.CoordinationV1().Leases("karmada-system").Get(context.Background(), lease, metav1.GetOptions{})
-	if err != nil || l.Spec.HolderIdentity == nil {
-		return ""
+	if err != nil {
+		return "", time.Time{}
 	}
-	return *l.Spec.HolderIdentity
+	holder := ""
+	if l.Spec.HolderIdentity != nil {
+		holder = *l.Spec.HolderIdentity
+	}
+	var acquired time.Time
+	if l.Spec.AcquireTime != nil {
+		acquired = l.Spec.AcquireTime.Time
+	}
+	return holder, acquired
 }
 
 // createNamespaces creates the namespaces that do not exist yet.

@@ -220,24 +220,6 @@ func watchHolders(t *testing.T, kube kubernetes.Interface, lease string, n int) 
 	return h
 }
 
-// leaseHolderSince is the holder of a Lease of karmada-system ("" when
-// none) and its acquireTime.
-func leaseHolderSince(kube kubernetes.Interface, lease string) (string, time.Time) {
-	l, err := kube.CoordinationV1().Leases("karmada-system").Get(context.Background(), lease, metav1.GetOptions{})
-	if err != nil {
-		return "", time.Time{}
-	}
-	holder := ""
-	if l.Spec.HolderIdentity != nil {
-		holder = *l.Spec.HolderIdentity
-	}
-	var acquired time.Time
-	if l.Spec.AcquireTime != nil {
-		acquired = l.Spec.AcquireTime.Time
-	}
-	return holder, acquired
-}
-
 // heldAt says whether id held shard k at t, as the polls saw it: the
 // last change seen before t names id.
 func (h *holderTimeline) heldAt(k int, id string, t time.Time) bool {

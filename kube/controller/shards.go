@@ -209,6 +209,13 @@ func filteredListWatch(api dynamic.NamespaceableResourceInterface, tweak func(*m
 			return e, !ok || filter(obj)
 		}), nil
 	}
+	return listWatch(list, watchFn)
+}
+
+// listWatch is client-go's ListWatch of list and watch, with and without
+// a context.
+func listWatch(list func(context.Context, metav1.ListOptions) (runtime.Object, error),
+	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error)) *cache.ListWatch {
 	return &cache.ListWatch{
 		ListFunc:             func(o metav1.ListOptions) (runtime.Object, error) { return list(context.Background(), o) },
 		WatchFunc:            func(o metav1.ListOptions) (watch.Interface, error) { return watchFn(context.Background(), o) },

@@ -83,11 +83,7 @@ func keptListWatch(api dynamic.ResourceInterface, keep func(objectMeta) bool) *c
 		}
 		return watch.Filter(w, func(e watch.Event) (watch.Event, bool) {
 			obj, ok := e.Object.(metav1.Object)
-			if !ok {
-				return e, true // bookmarks and errors
-			}
-			switch e.Type {
-			case watch.Bookmark, watch.Error:
+			if !ok || e.Type == watch.Bookmark || e.Type == watch.Error {
 				return e, true
 			}
 			mu.Lock()
@@ -108,12 +104,7 @@ func keptListWatch(api dynamic.ResourceInterface, keep func(objectMeta) bool) *c
 			return e, false
 		}), nil
 	}
-	return &cache.ListWatch{
-		ListFunc:             func(o metav1.ListOptions) (runtime.Object, error) { return list(context.Background(), o) },
-		WatchFunc:            func(o metav1.ListOptions) (watch.Interface, error) { return watchFn(context.Background(), o) },
-		ListWithContextFunc:  list,
-		WatchFuncWithContext: watchFn,
-	}
+	return listWatch(list, watchFn)
 }
 
 // fetch reads a template the cache does not hold from the API server,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -35,20 +34,6 @@ const (
 	namespace     = metav1.NamespaceDefault
 )
 
-// cutTransport fails every request once cut: a process that crashed, as
-// the API server sees it, without the chance to release its Lease.
-type cutTransport struct {
-	next http.RoundTripper
-	cut  *atomic.Bool
-}
-
-func (c cutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if c.cut.Load() {
-		return nil, errors.New("cut off: the process is gone")
-	}
-	return c.next.RoundTrip(req)
-}
-
 // leaders counts the candidates running their function at once, in one
 // test; more than one is a failure.
 type leaders struct {
@@ -61,7 +46,7 @@ type candidate struct {
 	id      string
 	elector *leader.Elector
 	cancel  context.CancelFunc
-	cut     atomic.Bool
+	cut     testenv.Cut
 	done    chan struct{} // closed when Run has returned
 	err     error         // Run's, once done is closed
 
@@ -74,7 +59,7 @@ func start(t *testing.T, l *leaders, lease, id string, opts ...leader.Option) *c
 	t.Helper()
 	c := &candidate{id: id, done: make(chan struct{})}
 	cfg := env.Config(t)
-	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return cutTransport{next: rt, cut: &c.cut} }
+	cfg.WrapTransport = c.cut.Wrap
 	opts = append([]leader.Option{
 		leader.WithIdentity(id),
 		leader.WithLeaseDuration(leaseDuration),

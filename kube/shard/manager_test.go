@@ -2,15 +2,12 @@ package shard_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -104,7 +101,7 @@ func (o *owners) counts() map[string]int {
 // replica is one Manager running in a goroutine.
 type replica struct {
 	m      *shard.Manager
-	cut    atomic.Bool // every request fails: the process is gone
+	cut    testenv.Cut // every request fails: the process is gone
 	cancel context.CancelFunc
 	done   chan struct{}
 	err    error
@@ -114,7 +111,7 @@ func startReplica(t *testing.T, o *owners, name, id string, n int) *replica {
 	t.Helper()
 	r := &replica{done: make(chan struct{})}
 	cfg := env.Config(t)
-	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return cutTransport{next: rt, cut: &r.cut} }
+	cfg.WrapTransport = r.cut.Wrap
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	m, err := shard.New(kubernetes.NewForConfigOrDie(cfg), metav1.NamespaceDefault, name, n,
 		shard.WithIdentity(id), shard.WithTerms(leaseDuration, renewDeadline, retryPeriod), shard.WithLogger(log))
@@ -141,20 +138,6 @@ func (r *replica) stop(t *testing.T, id string) {
 	case <-time.After(2 * leaseDuration):
 		t.Errorf("%s: Run did not return %s after its context ended", id, 2*leaseDuration)
 	}
-}
-
-// cutTransport fails every request once cut: a process that crashed, as
-// the API server sees it, without the chance to release its Leases.
-type cutTransport struct {
-	next http.RoundTripper
-	cut  *atomic.Bool
-}
-
-func (c cutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if c.cut.Load() {
-		return nil, errors.New("cut off: the process is gone")
-	}
-	return c.next.RoundTrip(req)
 }
 
 // testWriter logs through t, so that a failing test shows what the

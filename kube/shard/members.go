@@ -55,17 +55,18 @@ func (ms *members) leaseName(identity string) string {
 }
 
 // run renews this member's Lease and reads the others' every retry
-// period until ctx ends, the first time at once.
+// period until ctx ends, starting one period after the round Run makes
+// before any shard is taken.
 func (ms *members) run(ctx context.Context, self string) {
 	t := time.NewTicker(ms.o.retryPeriod)
 	defer t.Stop()
 	for {
-		ms.round(ctx, self)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		ms.round(ctx, self)
 	}
 }
 
