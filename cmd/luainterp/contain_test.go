@@ -33,7 +33,7 @@ var (
 
 // binary builds luainterp without the race detector (which multiplies
 // memory) once per test run.
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	binaryOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "luainterp-contain")

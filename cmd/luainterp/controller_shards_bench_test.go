@@ -224,11 +224,12 @@ func (f *shardBenchFleet) run(b *testing.B, n int, gate string) shardBenchResult
 		base string // of its metrics server
 	}
 	replicas := make([]replica, n)
+	bin := binary(b) // what operators run, without the test binary's own packages
 	start := time.Now()
 	for i := range replicas {
 		r := &replicas[i]
 		r.log = &replicaLog{id: fmt.Sprintf("r%d", i+1)}
-		r.proc = startProcess(b, "controller", "--kubeconfig", r.log.proxy(b, f.cfg), "--metrics-address", "127.0.0.1:0", "--profiling",
+		r.proc = startBinary(b, bin, "controller", "--kubeconfig", r.log.proxy(b, f.cfg), "--metrics-address", "127.0.0.1:0", "--profiling",
 			"--shards", strconv.Itoa(shardBenchShards), "--leader-elect-identity", r.log.id, "--leader-elect-resource-name", lease,
 			"--workers", "16", "--resync", "0", "--kube-api-qps", "2000", "--kube-api-burst", "4000")
 		r.base = r.proc.url(b, "")

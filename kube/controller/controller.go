@@ -10,15 +10,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
@@ -40,7 +37,7 @@ const Component = "luainterp-controller"
 type Controller struct {
 	dynamic  dynamic.Interface
 	kube     kubernetes.Interface
-	mapper   meta.ResettableRESTMapper
+	mapper   *groupVersionMapper
 	pipeline *binding.Pipeline
 	o        options
 	host     string
@@ -95,7 +92,7 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	c := &Controller{
 		dynamic:  dyn,
 		kube:     kube,
-		mapper:   restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kube.Discovery())),
+		mapper:   newGroupVersionMapper(kube.Discovery()),
 		pipeline: binding.New(interp, o.pipeline...),
 		o:        o,
 		host:     cfg.Host,

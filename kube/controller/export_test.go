@@ -3,8 +3,10 @@ package controller
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
 
 	"github.com/luainterp/luainterp/binding/api"
 )
@@ -29,4 +31,13 @@ func (c *Controller) TemplateCached(gvr schema.GroupVersionResource, key string)
 	}
 	_, exists, _ := inf.informer.GetStore().GetByKey(key)
 	return exists
+}
+
+// NewGroupVersionMapper is the controller's mapper of template kinds, and
+// the number of group versions it keeps.
+func NewGroupVersionMapper(d discovery.DiscoveryInterface) (interface {
+	RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error)
+}, func() int) {
+	m := newGroupVersionMapper(d)
+	return m, func() int { m.mu.Lock(); defer m.mu.Unlock(); return len(m.byGV) }
 }

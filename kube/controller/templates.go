@@ -22,7 +22,7 @@ import (
 // when a binding of the controller comes to need it (templatekeep.go).
 type templates struct {
 	dynamic  dynamic.Interface
-	mapper   meta.ResettableRESTMapper
+	mapper   *groupVersionMapper
 	onChange func(objectMeta)
 	keep     func(objectMeta) bool // nil: every template is cached
 	log      *slog.Logger
@@ -38,7 +38,7 @@ type templateInformer struct {
 	synced   chan struct{} // closed once the first list is in
 }
 
-func newTemplates(dyn dynamic.Interface, mapper meta.ResettableRESTMapper, onChange func(objectMeta), keep func(objectMeta) bool, log *slog.Logger) *templates {
+func newTemplates(dyn dynamic.Interface, mapper *groupVersionMapper, onChange func(objectMeta), keep func(objectMeta) bool, log *slog.Logger) *templates {
 	return &templates{dynamic: dyn, mapper: mapper, onChange: onChange, keep: keep, log: log, ctx: context.Background(),
 		informers: map[schema.GroupVersionResource]*templateInformer{}}
 }
@@ -84,14 +84,9 @@ func (t *templates) get(ctx context.Context, gvk schema.GroupVersionKind, namesp
 	return u, nil
 }
 
-// mapping finds the resource of gvk, asking discovery again once when
-// the kind is unknown (a CRD installed since).
+// mapping finds the resource of gvk.
 func (t *templates) mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
 	mapping, err := t.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	if meta.IsNoMatchError(err) {
-		t.mapper.Reset()
-		mapping, err = t.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	}
 	if err != nil {
 		return nil, fmt.Errorf("find the resource of %s: %w", gvk.String(), err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -39,8 +40,19 @@ const maxEventMessage = 1024
 // broadcaster of their own: a broadcaster sends its Events one at a time,
 // at the client's rate, and drops those past its queue, so that Normal
 // Events in a burst would delay or drop a Warning behind them.
+//
+// A broadcaster starts with its first Event: its queues take ~0.1 MiB, and
+// a Source that loads what it finds at start and nothing after (the usual
+// life of one inside a controller) records none.
 type events struct {
-	normal, warning *recorder
+	normal, warning lazyRecorder
+}
+
+// lazyRecorder is a broadcaster and its recorder, opened on first use.
+type lazyRecorder struct {
+	open   func() *recorder
+	once   sync.Once
+	opened *recorder
 }
 
 // recorder is a broadcaster and its recorder.
@@ -58,12 +70,27 @@ func newEvents(kube kubernetes.Interface, log *slog.Logger) *events {
 		})
 		return &recorder{broadcaster: b, EventRecorder: b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: component})}
 	}
-	return &events{normal: open(), warning: open()}
+	return &events{normal: lazyRecorder{open: open}, warning: lazyRecorder{open: open}}
+}
+
+// get returns the recorder, opening it the first time.
+func (l *lazyRecorder) get() *recorder {
+	l.once.Do(func() { l.opened = l.open() })
+	return l.opened
+}
+
+// stop shuts the broadcaster down if it was opened, and keeps it from
+// opening after.
+func (l *lazyRecorder) stop() {
+	l.once.Do(func() {})
+	if l.opened != nil {
+		l.opened.broadcaster.Shutdown()
+	}
 }
 
 func (e *events) stop() {
-	e.normal.broadcaster.Shutdown()
-	e.warning.broadcaster.Shutdown()
+	e.normal.stop()
+	e.warning.stop()
 }
 
 // report tells of the outcome of loading u: an Event on it, a log line
@@ -131,9 +158,11 @@ func (s *Source) event(obj runtime.Object, eventType, reason, message string) {
 	if len(message) > maxEventMessage {
 		message = message[:maxEventMessage-3] + "..."
 	}
-	r := s.events.normal
+	r := &s.events.normal
 	if eventType == corev1.EventTypeWarning {
-		r = s.events.warning
+		r = &s.events.warning
 	}
-	r.Event(obj, eventType, reason, message)
+	if opened := r.get(); opened != nil {
+		opened.Event(obj, eventType, reason, message)
+	}
 }
