@@ -283,6 +283,7 @@ func (f *shardBenchFleet) run(b *testing.B, n int, gate string) shardBenchResult
 	for _, rep := range replicas {
 		r.heap = append(r.heap, liveHeapOf(b, rep.base, heapProfilePath(gate, n, rep.log.id)))
 		r.received = append(r.received, rep.log.bytes())
+		b.Logf("%d replicas: %s received %s", n, rep.log.id, rep.log.receivedByKind())
 	}
 	return r
 }

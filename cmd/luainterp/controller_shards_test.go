@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -14,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,8 +51,9 @@ type replicaLog struct {
 	mu       sync.Mutex
 	writes   []objectWrite
 	received int64
-	access   []string     // every request: start, method, path, status, duration
-	inflight atomic.Int32 // writes sent on and not answered yet
+	byKind   map[string]int64 // received, by resource and verb (requestKind)
+	access   []string         // every request: start, method, path, status, duration
+	inflight atomic.Int32     // writes sent on and not answered yet
 }
 
 func (l *replicaLog) logAccess(start time.Time, r *http.Request, code int) {
@@ -102,7 +106,7 @@ func (l *replicaLog) proxy(t testing.TB, cfg *rest.Config) string {
 	rp.Transport = transport
 	rp.FlushInterval = -1
 	rp.ModifyResponse = func(resp *http.Response) error {
-		resp.Body = &countingBody{ReadCloser: resp.Body, log: l}
+		resp.Body = &countingBody{ReadCloser: resp.Body, log: l, kind: requestKind(resp.Request)}
 		return nil
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -150,21 +154,82 @@ func (l *replicaLog) proxy(t testing.TB, cfg *rest.Config) string {
 
 type countingBody struct {
 	io.ReadCloser
-	log *replicaLog
+	log  *replicaLog
+	kind string
 }
 
 func (b *countingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.log.mu.Lock()
 	b.log.received += int64(n)
+	if b.log.byKind == nil {
+		b.log.byKind = map[string]int64{}
+	}
+	b.log.byKind[b.kind] += int64(n)
 	b.log.mu.Unlock()
 	return n, err
+}
+
+// requestKind names what a request asks for, as "works watch" or
+// "deployments PUT": the resource (subresources apart, as "deployments/status"),
+// and the verb ("watch" and "list" for GETs of collections).
+func requestKind(r *http.Request) string {
+	if r == nil {
+		return "?"
+	}
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	// /api/v1/… or /apis/group/version/…, then [namespaces/ns/]resource[/name[/sub]]
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		parts = parts[2:]
+	case len(parts) >= 3 && parts[0] == "apis":
+		parts = parts[3:]
+	default:
+		return "discovery"
+	}
+	if len(parts) >= 3 && parts[0] == "namespaces" {
+		parts = parts[2:]
+	}
+	if len(parts) == 0 {
+		return "discovery"
+	}
+	resource, verb := parts[0], r.Method
+	if len(parts) >= 3 {
+		resource += "/" + parts[2]
+	}
+	if r.Method == http.MethodGet && len(parts) == 1 {
+		verb = "list"
+		if r.URL.Query().Get("watch") == "true" || r.URL.Query().Get("watch") == "1" {
+			verb = "watch"
+		}
+	}
+	return resource + " " + verb
 }
 
 func (l *replicaLog) all() []objectWrite {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]objectWrite(nil), l.writes...)
+}
+
+// receivedByKind is what the replica received, by requestKind, largest
+// first, as "works watch 12.3 MiB, …"; kinds under 1% of it are summed as
+// "other".
+func (l *replicaLog) receivedByKind() string {
+	l.mu.Lock()
+	counts, total := maps.Clone(l.byKind), l.received
+	l.mu.Unlock()
+	kinds := slices.SortedFunc(maps.Keys(counts), func(a, b string) int { return cmp.Compare(counts[b], counts[a]) })
+	var parts []string
+	var other int64
+	for _, k := range kinds {
+		if counts[k]*100 < total {
+			other += counts[k]
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %.1f MiB", k, float64(counts[k])/(1<<20)))
+	}
+	return strings.Join(append(parts, fmt.Sprintf("other %.1f MiB", float64(other)/(1<<20))), ", ")
 }
 
 func (l *replicaLog) bytes() int64 {
