@@ -600,13 +600,25 @@ func TestControllerShards(t *testing.T) {
 	t.Logf("3 replicas: %d works created once each in %s (%d creates cancelled by hand-overs); shards %v",
 		len(fleet.works), time.Since(began).Round(time.Millisecond), len(cancelled), holders.holders())
 
-	// patch sets the east replicas of the bindings to n.
+	// patch sets the east replicas of the bindings to n, 16 at a time:
+	// the take-over is timed from the kill, and a hundred patches one by
+	// one from a loaded test would spend seconds of it.
 	patch := func(names []string, n int) {
 		t.Helper()
-		for _, name := range names {
-			p := fmt.Sprintf(`{"spec":{"clusters":%s}}`, mustJSON(t, shardTargets(n)))
-			_, err := dyn.Resource(controller.ResourceBindingResource).Namespace(ns).Patch(ctx, name, types.MergePatchType, []byte(p), metav1.PatchOptions{})
-			require.NoError(t, err)
+		p := fmt.Sprintf(`{"spec":{"clusters":%s}}`, mustJSON(t, shardTargets(n)))
+		errs := make([]error, len(names))
+		var wg sync.WaitGroup
+		limit := make(chan struct{}, 16)
+		for i, name := range names {
+			limit <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-limit }()
+				_, errs[i] = dyn.Resource(controller.ResourceBindingResource).Namespace(ns).Patch(ctx, name, types.MergePatchType, []byte(p), metav1.PatchOptions{})
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			require.NoError(t, err, "patch %s", names[i])
 		}
 	}
 	bindingsOf := func(id string) []string {
