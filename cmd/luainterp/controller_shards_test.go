@@ -31,6 +31,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	apirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -50,8 +52,7 @@ type replicaLog struct {
 	id       string
 	mu       sync.Mutex
 	writes   []objectWrite
-	received int64
-	byKind   map[string]int64 // received, by resource and verb (requestKind)
+	received map[string]int64 // bytes the API server sent, by requestKind
 	access   []string         // every request: start, method, path, status, duration
 	inflight atomic.Int32     // writes sent on and not answered yet
 }
@@ -161,49 +162,29 @@ type countingBody struct {
 func (b *countingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.log.mu.Lock()
-	b.log.received += int64(n)
-	if b.log.byKind == nil {
-		b.log.byKind = map[string]int64{}
+	if b.log.received == nil {
+		b.log.received = map[string]int64{}
 	}
-	b.log.byKind[b.kind] += int64(n)
+	b.log.received[b.kind] += int64(n)
 	b.log.mu.Unlock()
 	return n, err
 }
 
+// requestInfos parses a request as the API server does.
+var requestInfos = &apirequest.RequestInfoFactory{APIPrefixes: sets.NewString("api", "apis"), GrouplessAPIPrefixes: sets.NewString("api")}
+
 // requestKind names what a request asks for, as "works watch" or
-// "deployments PUT": the resource (subresources apart, as "deployments/status"),
-// and the verb ("watch" and "list" for GETs of collections).
+// "deployments/status update": its resource (and subresource) and the
+// API server's verb of it; "discovery" for the rest.
 func requestKind(r *http.Request) string {
-	if r == nil {
-		return "?"
-	}
-	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	// /api/v1/… or /apis/group/version/…, then [namespaces/ns/]resource[/name[/sub]]
+	info, err := requestInfos.NewRequestInfo(r)
 	switch {
-	case len(parts) >= 2 && parts[0] == "api":
-		parts = parts[2:]
-	case len(parts) >= 3 && parts[0] == "apis":
-		parts = parts[3:]
-	default:
+	case err != nil || !info.IsResourceRequest:
 		return "discovery"
+	case info.Subresource != "":
+		return info.Resource + "/" + info.Subresource + " " + info.Verb
 	}
-	if len(parts) >= 3 && parts[0] == "namespaces" {
-		parts = parts[2:]
-	}
-	if len(parts) == 0 {
-		return "discovery"
-	}
-	resource, verb := parts[0], r.Method
-	if len(parts) >= 3 {
-		resource += "/" + parts[2]
-	}
-	if r.Method == http.MethodGet && len(parts) == 1 {
-		verb = "list"
-		if r.URL.Query().Get("watch") == "true" || r.URL.Query().Get("watch") == "1" {
-			verb = "watch"
-		}
-	}
-	return resource + " " + verb
+	return info.Resource + " " + info.Verb
 }
 
 func (l *replicaLog) all() []objectWrite {
@@ -217,8 +198,9 @@ func (l *replicaLog) all() []objectWrite {
 // "other".
 func (l *replicaLog) receivedByKind() string {
 	l.mu.Lock()
-	counts, total := maps.Clone(l.byKind), l.received
+	counts := maps.Clone(l.received)
 	l.mu.Unlock()
+	total := sumOf(counts)
 	kinds := slices.SortedFunc(maps.Keys(counts), func(a, b string) int { return cmp.Compare(counts[b], counts[a]) })
 	var parts []string
 	var other int64
@@ -235,7 +217,15 @@ func (l *replicaLog) receivedByKind() string {
 func (l *replicaLog) bytes() int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.received
+	return sumOf(l.received)
+}
+
+func sumOf(counts map[string]int64) int64 {
+	var n int64
+	for _, c := range counts {
+		n += c
+	}
+	return n
 }
 
 // holderTimeline polls the shards' Leases and records who held each
