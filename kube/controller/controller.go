@@ -37,7 +37,6 @@ const Component = "luainterp-controller"
 type Controller struct {
 	dynamic  dynamic.Interface
 	kube     kubernetes.Interface
-	mapper   *groupVersionMapper
 	pipeline *binding.Pipeline
 	o        options
 	host     string
@@ -92,7 +91,6 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	c := &Controller{
 		dynamic:  dyn,
 		kube:     kube,
-		mapper:   newGroupVersionMapper(kube.Discovery()),
 		pipeline: binding.New(interp, o.pipeline...),
 		o:        o,
 		host:     cfg.Host,
@@ -108,7 +106,7 @@ func New(cfg *rest.Config, interp interpreter.Interpreter, opts ...Option) (*Con
 	if o.shards != nil {
 		keep = c.bindsTemplate
 	}
-	c.templates = newTemplates(watch, c.mapper, c.templateChanged, keep, o.log)
+	c.templates = newTemplates(watch, newGroupVersionMapper(kube.Discovery()), c.templateChanged, keep, o.log)
 	c.policies = newPolicyCache(o.log)
 	if err := c.setupInformers(); err != nil {
 		return nil, fmt.Errorf("new controller: %w", err)

@@ -33,11 +33,9 @@ func (c *Controller) TemplateCached(gvr schema.GroupVersionResource, key string)
 	return exists
 }
 
-// NewGroupVersionMapper is the controller's mapper of template kinds, and
-// the number of group versions it keeps.
-func NewGroupVersionMapper(d discovery.DiscoveryInterface) (interface {
-	RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error)
-}, func() int) {
+// NewGroupVersionMapper is the controller's mapping of template kinds to
+// their resources, and the number of group versions it keeps.
+func NewGroupVersionMapper(d discovery.DiscoveryInterface) (func(schema.GroupVersionKind) (*meta.RESTMapping, error), func() int) {
 	m := newGroupVersionMapper(d)
-	return m, func() int { m.mu.Lock(); defer m.mu.Unlock(); return len(m.byGV) }
+	return m.mapping, func() int { m.mu.Lock(); defer m.mu.Unlock(); return len(m.byGV) }
 }

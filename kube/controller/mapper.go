@@ -29,19 +29,18 @@ func newGroupVersionMapper(d discovery.DiscoveryInterface) *groupVersionMapper {
 	return &groupVersionMapper{discovery: d, byGV: map[schema.GroupVersion]meta.RESTMapper{}}
 }
 
-// RESTMapping maps gk in the one version it is given (a template's
-// apiVersion always names it). A kind its group version's resources lack is
-// looked up again once, as a CRD may have been installed since.
-func (m *groupVersionMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
-	if len(versions) != 1 || versions[0] == "" {
-		return nil, fmt.Errorf("map %s: a version is needed, got %q", gk, versions)
+// mapping maps gvk to its resource. A kind its group version's resources
+// lack is looked up again once, as a CRD may have been installed since.
+func (m *groupVersionMapper) mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
+	if gvk.Version == "" {
+		return nil, fmt.Errorf("map %s: a version is needed", gvk.GroupKind())
 	}
-	gv := gk.WithVersion(versions[0]).GroupVersion()
+	gv := gvk.GroupVersion()
 	m.mu.Lock()
 	mapper, ok := m.byGV[gv]
 	m.mu.Unlock()
 	if ok {
-		mapping, err := mapper.RESTMapping(gk, gv.Version)
+		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gv.Version)
 		if !meta.IsNoMatchError(err) {
 			return mapping, err
 		}
@@ -50,7 +49,7 @@ func (m *groupVersionMapper) RESTMapping(gk schema.GroupKind, versions ...string
 	if err != nil {
 		return nil, err
 	}
-	return mapper.RESTMapping(gk, gv.Version)
+	return mapper.RESTMapping(gvk.GroupKind(), gv.Version)
 }
 
 // discover asks discovery for gv's resources and keeps their mapper. A group

@@ -23,32 +23,32 @@ import (
 // their group version alone, and finds a CRD installed after a miss.
 func TestGroupVersionMapper(t *testing.T) {
 	cfg := env.Config(t)
-	mapper, kept := controller.NewGroupVersionMapper(discovery.NewDiscoveryClientForConfigOrDie(cfg))
+	mapping, kept := controller.NewGroupVersionMapper(discovery.NewDiscoveryClientForConfigOrDie(cfg))
 
-	deployments, err := mapper.RESTMapping(schema.GroupKind{Group: "apps", Kind: "Deployment"}, "v1")
+	deployment, err := mapping(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
 	require.NoError(t, err)
-	assert.Equal(t, schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, deployments.Resource)
-	assert.Equal(t, meta.RESTScopeNameNamespace, deployments.Scope.Name())
+	assert.Equal(t, deployments, deployment.Resource)
+	assert.Equal(t, meta.RESTScopeNameNamespace, deployment.Scope.Name())
 
-	namespaces, err := mapper.RESTMapping(schema.GroupKind{Kind: "Namespace"}, "v1")
+	namespaces, err := mapping(schema.GroupVersionKind{Version: "v1", Kind: "Namespace"})
 	require.NoError(t, err)
 	assert.Equal(t, schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, namespaces.Resource)
 	assert.Equal(t, meta.RESTScopeNameRoot, namespaces.Scope.Name())
 	assert.Equal(t, 2, kept(), "only the group versions asked about are kept")
 
-	_, err = mapper.RESTMapping(schema.GroupKind{Group: "apps", Kind: "Gizmo"}, "v1")
+	_, err = mapping(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Gizmo"})
 	assert.True(t, meta.IsNoMatchError(err), "an unknown kind of a known group version: %v", err)
-	_, err = mapper.RESTMapping(schema.GroupKind{Group: "apps", Kind: "Deployment"})
+	_, err = mapping(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	assert.ErrorContains(t, err, "a version is needed")
 
 	group := fmt.Sprintf("mapper%d.example.io", time.Now().UnixNano())
-	gk := schema.GroupKind{Group: group, Kind: "Widget"}
-	_, err = mapper.RESTMapping(gk, "v1")
+	widget := schema.GroupVersionKind{Group: group, Version: "v1", Kind: "Widget"}
+	_, err = mapping(widget)
 	require.True(t, meta.IsNoMatchError(err), "a group not served yet: %v", err)
 
 	installWidgets(t, dynamic.NewForConfigOrDie(cfg), group)
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
-		widgets, err := mapper.RESTMapping(gk, "v1")
+		widgets, err := mapping(widget)
 		if assert.NoError(c, err) {
 			assert.Equal(c, schema.GroupVersionResource{Group: group, Version: "v1", Resource: "widgets"}, widgets.Resource)
 			assert.Equal(c, meta.RESTScopeNameNamespace, widgets.Scope.Name())

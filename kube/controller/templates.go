@@ -86,7 +86,7 @@ func (t *templates) get(ctx context.Context, gvk schema.GroupVersionKind, namesp
 
 // mapping finds the resource of gvk.
 func (t *templates) mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
-	mapping, err := t.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	mapping, err := t.mapper.mapping(gvk)
 	if err != nil {
 		return nil, fmt.Errorf("find the resource of %s: %w", gvk.String(), err)
 	}
