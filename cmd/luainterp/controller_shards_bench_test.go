@@ -16,7 +16,6 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -147,7 +146,7 @@ func newShardBenchFleet(b *testing.B, cfg *rest.Config, bindings, clusters int) 
 				"replicas": int64(len(targets)), "clusters": targets},
 		}})
 	}
-	testenv.CreateAll(b, cfg, schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, deployments)
+	testenv.CreateAll(b, cfg, deploymentsResource, deployments)
 	testenv.CreateAll(b, cfg, controller.ResourceBindingResource, rbs)
 	list, err := f.dyn.Resource(controller.ResourceBindingResource).Namespace(shardBenchNamespace).List(context.Background(), metav1.ListOptions{})
 	require.NoError(b, err)

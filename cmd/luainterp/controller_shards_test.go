@@ -170,6 +170,8 @@ func (b *countingBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+var deploymentsResource = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+
 // requestInfos parses a request as the API server does.
 var requestInfos = &apirequest.RequestInfoFactory{APIPrefixes: sets.NewString("api", "apis"), GrouplessAPIPrefixes: sets.NewString("api")}
 
@@ -434,7 +436,7 @@ func TestControllerShards(t *testing.T) {
 				"replicas": int64(2), "clusters": shardTargets(1)},
 		}})
 	}
-	testenv.CreateAll(t, cfg, schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, deployments)
+	testenv.CreateAll(t, cfg, deploymentsResource, deployments)
 	testenv.CreateAll(t, cfg, controller.ResourceBindingResource, bindings)
 	fleet := &shardFleet{n: shardCount, ns: ns, bindings: map[string]string{}, works: map[string]string{}}
 	list, err := dyn.Resource(controller.ResourceBindingResource).Namespace(ns).List(ctx, metav1.ListOptions{})

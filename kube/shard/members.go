@@ -48,6 +48,10 @@ func newMembers(client kubernetes.Interface, namespace, name string, n int, o op
 	return &members{client: client, namespace: namespace, name: name, n: n, o: o, seen: map[string]*observed{}}
 }
 
+// ours reports whether a member Lease's ShardsAnnotation is this
+// replica's number of shards.
+func (ms *members) ours(shards string) bool { return shards == strconv.Itoa(ms.n) }
+
 func (ms *members) leaseName(identity string) string {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(identity))
@@ -129,7 +133,7 @@ func (ms *members) read(ctx context.Context, self string) error {
 		if o == nil || o.version != l.ResourceVersion {
 			ms.seen[l.Name] = &observed{identity: *l.Spec.HolderIdentity, shards: l.Annotations[ShardsAnnotation],
 				created: joined(l), version: l.ResourceVersion, at: now}
-			if n := l.Annotations[ShardsAnnotation]; n != strconv.Itoa(ms.n) && (o == nil || o.version == "") {
+			if n := l.Annotations[ShardsAnnotation]; !ms.ours(n) && (o == nil || o.version == "") {
 				ms.o.log.Error("shards: a member runs with another number of shards; every replica must run with the same --shards (the later to join waits for the earlier to go)",
 					"member", *l.Spec.HolderIdentity, "its", n, "ours", ms.n)
 			}
@@ -168,7 +172,7 @@ func (ms *members) live() []string {
 	now := time.Now()
 	ids := []string{ms.o.identity}
 	for _, o := range ms.seen {
-		if now.Sub(o.at) < ms.o.leaseDuration && o.identity != ms.o.identity && o.shards == strconv.Itoa(ms.n) {
+		if now.Sub(o.at) < ms.o.leaseDuration && o.identity != ms.o.identity && ms.ours(o.shards) {
 			ids = append(ids, o.identity)
 		}
 	}
@@ -190,7 +194,7 @@ func (ms *members) elder(self string) string {
 	}
 	now := time.Now()
 	for _, o := range ms.seen {
-		if now.Sub(o.at) >= ms.o.leaseDuration || o.shards == strconv.Itoa(ms.n) {
+		if now.Sub(o.at) >= ms.o.leaseDuration || ms.ours(o.shards) {
 			continue
 		}
 		if o.created.Before(mine.created) || o.created.Equal(mine.created) && o.identity < self {
