@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,8 +51,8 @@ var shardBenchReplicas = []int{1, 2, 4}
 // Once every Work is written and every replica is quiet (its shards
 // held, both queues empty for two seconds), it reports per replica:
 //
-//   - heap-MiB/replica: the live heap, go_gc_heap_live_bytes after a
-//     collection (--profiling's /debug/pprof/heap?gc=1), the most of
+//   - heap-MiB/replica: the live heap, go_gc_heap_live_bytes after two
+//     collections (--profiling's /debug/pprof/heap?gc=1), the most of
 //     the replicas; heap-ratio, that over the one replica's;
 //   - recv-MiB/replica: the bytes the API server sent the replica from
 //     its start, the most of the replicas;
@@ -82,7 +83,7 @@ func BenchmarkControllerShards(b *testing.B) {
 						if results[0].replicas == 1 {
 							b.ReportMetric(float64(r.maxHeap())/float64(results[0].maxHeap()), "heap-ratio")
 						}
-						b.ReportMetric(mib(r.maxReceived()), "recv-MiB/replica")
+						b.ReportMetric(mib(uint64(slices.Max(r.received))), "recv-MiB/replica")
 						b.ReportMetric(r.write.Seconds(), "write-s")
 						b.Logf("%s, %d bindings × %d clusters, --shards %d, so far:\n%s", gate.name, bindings, clusters, shardBenchShards, shardBenchTable(results))
 					}
@@ -195,21 +196,7 @@ type shardBenchResult struct {
 	handovers float64 // shards given to another replica
 }
 
-func (r shardBenchResult) maxHeap() uint64 {
-	var m uint64
-	for _, h := range r.heap {
-		m = max(m, h)
-	}
-	return m
-}
-
-func (r shardBenchResult) maxReceived() uint64 {
-	var m int64
-	for _, n := range r.received {
-		m = max(m, n)
-	}
-	return uint64(m)
-}
+func (r shardBenchResult) maxHeap() uint64 { return slices.Max(r.heap) }
 
 // run runs n replicas from no Works until all are written and every
 // replica is quiet, measures them and stops them.
@@ -258,12 +245,12 @@ func (f *shardBenchFleet) run(b *testing.B, n int, gate string) shardBenchResult
 		}
 		return s.String()
 	}
-	waitUntil(b, time.Hour, dump, func() bool {
+	require.Eventually(b, func() bool {
 		return sum(metrics(), `luainterp_controller_works_written_total{operation="create"}`) >= works
-	})
+	}, time.Hour, 200*time.Millisecond, "the Works were not all written:\n%s", lazyString(dump))
 	write := time.Since(start)
 	var since time.Time
-	waitUntil(b, 5*time.Minute, dump, func() bool {
+	require.Eventually(b, func() bool {
 		texts := metrics()
 		quiet := sum(texts, "luainterp_controller_status_passes_total") >= float64(len(f.uids))
 		for _, t := range texts {
@@ -277,7 +264,7 @@ func (f *shardBenchFleet) run(b *testing.B, n int, gate string) shardBenchResult
 			since = time.Now()
 		}
 		return quiet && time.Since(since) >= 2*time.Second
-	})
+	}, 5*time.Minute, 200*time.Millisecond, "the replicas never settled:\n%s", lazyString(dump))
 	r := shardBenchResult{replicas: n, write: write, handovers: sum(metrics(), `luainterp_controller_shard_handovers_total{direction="given"}`)}
 	for _, rep := range replicas {
 		r.heap = append(r.heap, liveHeapOf(b, rep.base, heapProfilePath(gate, n, rep.log.id)))
@@ -349,19 +336,6 @@ func metricSum(metrics, name string) float64 {
 		}
 	}
 	return total
-}
-
-// waitUntil polls cond every 200 ms until it holds, failing with dump()
-// after timeout.
-func waitUntil(b *testing.B, timeout time.Duration, dump func() string, cond func() bool) {
-	b.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			b.Fatalf("not done within %s:\n%s", timeout, dump())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }
 
 func mib(n uint64) float64 { return float64(n) / (1 << 20) }
