@@ -57,6 +57,17 @@ type process struct {
 // bench-admission BEFORE=...).
 const binVariable = "LUAINTERP_TEST_BIN"
 
+// builtBinary is the luainterp of $LUAINTERP_TEST_BIN, or else luainterp
+// built for the test run (binary): a real binary either way, as operators
+// run it, not the test binary.
+func builtBinary(t testing.TB) string {
+	t.Helper()
+	if bin := os.Getenv(binVariable); bin != "" {
+		return bin
+	}
+	return binary(t)
+}
+
 // startProcess runs luainterp args in a process of its own until the test
 // ends (or it is killed).
 func startProcess(t testing.TB, args ...string) *process {

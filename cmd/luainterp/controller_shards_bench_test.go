@@ -210,7 +210,7 @@ func (f *shardBenchFleet) run(b *testing.B, n int, gate string) shardBenchResult
 		base string // of its metrics server
 	}
 	replicas := make([]replica, n)
-	bin := binary(b) // what operators run, without the test binary's own packages
+	bin := builtBinary(b) // what operators run, without the test binary's own packages
 	start := time.Now()
 	for i := range replicas {
 		r := &replicas[i]

@@ -446,10 +446,7 @@ func TestControllerShards(t *testing.T) {
 	}
 	holders := watchHolders(t, kube, lease, shardCount)
 
-	bin := os.Getenv(binVariable)
-	if bin == "" {
-		bin = binary(t)
-	}
+	bin := builtBinary(t)
 	logs := map[string]*replicaLog{}
 	procs := map[string]*process{}
 	start := func(id string) {
