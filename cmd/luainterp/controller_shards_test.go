@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -88,7 +87,16 @@ func (r *statusRecorder) Flush() {
 	}
 }
 
-var objectPath = regexp.MustCompile(`^/apis/work\.karmada\.io/v1alpha[12]/namespaces/([^/]+)/(works|resourcebindings)(?:/([^/]+))?`)
+// recordedWrite reports whether r writes a Work or a ResourceBinding (its
+// status included), the writes a replicaLog records, and parses it.
+func recordedWrite(r *http.Request) (*apirequest.RequestInfo, bool) {
+	if r.Method == http.MethodGet {
+		return nil, false
+	}
+	info, err := requestInfos.NewRequestInfo(r)
+	return info, err == nil && info.IsResourceRequest && info.APIGroup == "work.karmada.io" &&
+		(info.Resource == "works" || info.Resource == "resourcebindings")
+}
 
 // proxy serves the API server of cfg on 127.0.0.1 without authentication
 // and returns a kubeconfig file for it.
@@ -118,27 +126,25 @@ func (l *replicaLog) proxy(t testing.TB, cfg *rest.Config) string {
 		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 		defer func() { l.logAccess(began, r, rec.code) }()
 		w = rec
-		if r.Method != http.MethodGet {
-			if m := objectPath.FindStringSubmatch(r.URL.Path); m != nil {
-				at := time.Now()
-				name := m[3]
-				if r.Method == http.MethodPost && r.Body != nil {
-					body, _ := io.ReadAll(r.Body)
-					r.Body = io.NopCloser(bytes.NewReader(body))
-					var meta struct {
-						Metadata struct{ Name string } `json:"metadata"`
-					}
-					_ = json.Unmarshal(body, &meta)
-					name = meta.Metadata.Name
+		if info, ok := recordedWrite(r); ok {
+			at := time.Now()
+			name := info.Name
+			if r.Method == http.MethodPost && r.Body != nil {
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				var meta struct {
+					Metadata struct{ Name string } `json:"metadata"`
 				}
-				l.inflight.Add(1)
-				defer l.inflight.Add(-1)
-				rp.ServeHTTP(rec, r)
-				l.mu.Lock()
-				l.writes = append(l.writes, objectWrite{at: at, verb: r.Method, resource: m[2], ns: m[1], name: name, code: rec.code})
-				l.mu.Unlock()
-				return
+				_ = json.Unmarshal(body, &meta)
+				name = meta.Metadata.Name
 			}
+			l.inflight.Add(1)
+			defer l.inflight.Add(-1)
+			rp.ServeHTTP(rec, r)
+			l.mu.Lock()
+			l.writes = append(l.writes, objectWrite{at: at, verb: r.Method, resource: info.Resource, ns: info.Namespace, name: name, code: rec.code})
+			l.mu.Unlock()
+			return
 		}
 		rp.ServeHTTP(w, r)
 	}))
